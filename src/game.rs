@@ -1,0 +1,428 @@
+//! A game record over the board: the configured rules, move history with unlimited undo, the
+//! positions seen (for superko and for reporting Japanese repetitions), prisoners, consecutive
+//! passes, handicap and setup stones, and the pre-judgement opening.
+//!
+//! Invariants: `board` is the position after every move of `history`; `seen` counts each
+//! position hash of `positions` (the start position and one per move), so undo is exact; a failed
+//! operation changes nothing.
+
+use crate::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
+use crate::rules::{HalfPoints, Rules};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Why a game operation was refused.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum GameError {
+    /// The board refuses the stone (off board, occupied, suicide, basic ko).
+    Board(BoardError),
+    /// The move would recreate an earlier whole-board position.
+    Superko,
+    /// A pass during the pre-judgement opening.
+    PassInOpening,
+    /// The wrong colour for this opening placement.
+    WrongColorInOpening { expected: Color },
+    /// Setup or handicap stones once moves have been played, or on occupied points.
+    BoardNotEmpty,
+    /// Nothing to undo.
+    NothingToUndo,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            GameError::Board(e) => write!(f, "{}", e),
+            GameError::Superko => f.write_str("superko (repeats an earlier position)"),
+            GameError::PassInOpening => f.write_str("no pass during the opening placements"),
+            GameError::WrongColorInOpening { expected } => {
+                write!(f, "opening placement is {}'s", expected)
+            }
+            GameError::BoardNotEmpty => f.write_str("board not empty"),
+            GameError::NothingToUndo => f.write_str("nothing to undo"),
+        }
+    }
+}
+
+impl From<BoardError> for GameError {
+    fn from(e: BoardError) -> GameError {
+        GameError::Board(e)
+    }
+}
+
+/// One move of the record with what undo needs to restore.
+#[derive(Clone)]
+struct Record {
+    color: Color,
+    mv: Move,
+    before: Board,
+    prisoners: [u32; 2],
+    passes: u8,
+    to_move: Color,
+}
+
+/// A move as played, for SGF output and the search.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct PlayedMove {
+    pub color: Color,
+    pub mv: Move,
+}
+
+/// A game in progress.
+#[derive(Clone)]
+pub struct Game {
+    rules: Rules,
+    komi: HalfPoints,
+    board: Board,
+    to_move: Color,
+    history: Vec<Record>,
+    /// Position hashes: the start, then one after each move (a pass repeats the previous one).
+    positions: Vec<u64>,
+    seen: HashMap<u64, u32>,
+    /// Stones captured by each colour (index by `Color::index`).
+    prisoners: [u32; 2],
+    passes: u8,
+    handicap: Vec<Point>,
+}
+
+impl Game {
+    /// A new game on an empty board of side `size` under `rules`, with the rules' default komi.
+    pub fn new(size: usize, rules: Rules) -> Option<Game> {
+        let board = Board::new(size)?;
+        let mut g = Game {
+            rules,
+            komi: rules.default_komi,
+            board,
+            to_move: rules.first_player,
+            history: Vec::new(),
+            positions: Vec::new(),
+            seen: HashMap::new(),
+            prisoners: [0; 2],
+            passes: 0,
+            handicap: Vec::new(),
+        };
+        g.record_position(g.board.hash());
+        Some(g)
+    }
+
+    /// Clears the board, keeping size, rules and komi.
+    pub fn clear(&mut self) {
+        let komi = self.komi;
+        *self = Game::new(self.board.size(), self.rules).expect("size already valid");
+        self.komi = komi;
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the ruleset without touching the position. The side to move follows the new
+    /// rules only on an empty record.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        if self.history.is_empty() && self.handicap.is_empty() {
+            self.to_move = rules.first_player;
+        }
+    }
+
+    pub fn komi(&self) -> HalfPoints {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: HalfPoints) {
+        self.komi = komi;
+    }
+
+    /// The colour expected to move next (GTP still lets either colour play).
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Moves played since the start (passes included; setup and handicap stones excluded).
+    pub fn move_number(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl Iterator<Item = PlayedMove> + '_ {
+        self.history.iter().map(|r| PlayedMove {
+            color: r.color,
+            mv: r.mv,
+        })
+    }
+
+    /// Stones captured by `c`.
+    pub fn prisoners(&self, c: Color) -> u32 {
+        self.prisoners[c.index()]
+    }
+
+    /// Passes in a row at the end of the record.
+    pub fn consecutive_passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// Whether the last two moves were passes: play has stopped.
+    pub fn is_over(&self) -> bool {
+        self.passes >= 2
+    }
+
+    /// The handicap stones placed at the start.
+    pub fn handicap(&self) -> &[Point] {
+        &self.handicap
+    }
+
+    /// Whether the pre-judgement opening placements are still running.
+    pub fn in_opening(&self) -> bool {
+        self.rules.in_opening(self.history.len())
+    }
+
+    /// Stones each side has put on the board by moves (setup and handicap stones excluded):
+    /// what the Japanese area-to-territory correction needs.
+    pub fn stones_played(&self, c: Color) -> u32 {
+        self.history
+            .iter()
+            .filter(|r| r.color == c && r.mv != Move::Pass)
+            .count() as u32
+    }
+
+    /// Whether the current whole-board position occurred earlier in the game. Under basic-ko
+    /// rules this is how a cycle (triple ko, eternal life) is reported; superko rules never let
+    /// a stone reach such a position.
+    pub fn position_repeated(&self) -> bool {
+        let last = *self.positions.last().expect("start position");
+        // A pass keeps the position; only count repeats produced by a stone.
+        matches!(self.history.last(), Some(r) if r.mv != Move::Pass) && self.seen[&last] > 1
+    }
+
+    /// How many times the position with this hash has occurred so far.
+    pub fn times_seen(&self, hash: u64) -> u32 {
+        self.seen.get(&hash).copied().unwrap_or(0)
+    }
+
+    fn record_position(&mut self, h: u64) {
+        self.positions.push(h);
+        *self.seen.entry(h).or_insert(0) += 1;
+    }
+
+    fn forget_position(&mut self) {
+        let h = self.positions.pop().expect("a position to forget");
+        let n = self.seen.get_mut(&h).expect("counted");
+        *n -= 1;
+        if *n == 0 {
+            self.seen.remove(&h);
+        }
+    }
+
+    /// Checks a move for `color` without playing it; returns the board it would produce.
+    pub fn check(&self, color: Color, mv: Move, removal: Removal) -> Result<Board, GameError> {
+        let index = self.history.len();
+        if let Some(expected) = self.rules.opening_color(index) {
+            if mv == Move::Pass {
+                return Err(GameError::PassInOpening);
+            }
+            if color != expected {
+                return Err(GameError::WrongColorInOpening { expected });
+            }
+        }
+        let mut after = self.board.clone();
+        match mv {
+            Move::Pass => after.pass(),
+            Move::Play(p) => {
+                let removal = if self.rules.mover_chooses_removal {
+                    removal
+                } else {
+                    Removal::Opponent
+                };
+                after.try_play(p, color, self.rules.suicide_legal, removal)?;
+                if self.rules.superko() && self.seen.contains_key(&after.hash()) {
+                    return Err(GameError::Superko);
+                }
+            }
+        }
+        Ok(after)
+    }
+
+    /// Whether `color` may play `mv` now.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.check(color, mv, Removal::Opponent).is_ok()
+    }
+
+    /// Plays a move for `color` (either colour may move: GTP allows it), removing the opponent's
+    /// stones in a both-sides-without-liberties case.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<Outcome, GameError> {
+        self.play_with(color, mv, Removal::Opponent)
+    }
+
+    /// Plays a move, with the mover's choice of removal where the rules give one.
+    pub fn play_with(
+        &mut self,
+        color: Color,
+        mv: Move,
+        removal: Removal,
+    ) -> Result<Outcome, GameError> {
+        let after = self.check(color, mv, removal)?;
+        let before = std::mem::replace(&mut self.board, after);
+        let outcome = self.outcome_of(&before, color, mv);
+        self.history.push(Record {
+            color,
+            mv,
+            before,
+            prisoners: self.prisoners,
+            passes: self.passes,
+            to_move: self.to_move,
+        });
+        self.prisoners[color.index()] += outcome.captured as u32;
+        self.prisoners[color.opponent().index()] += outcome.lost as u32;
+        self.passes = if mv == Move::Pass {
+            self.passes.saturating_add(1)
+        } else {
+            0
+        };
+        self.to_move = color.opponent();
+        self.record_position(self.board.hash());
+        Ok(outcome)
+    }
+
+    /// What a move changed, read off the stone counts of the two boards.
+    fn outcome_of(&self, before: &Board, color: Color, mv: Move) -> Outcome {
+        if mv == Move::Pass {
+            return Outcome::default();
+        }
+        let count = |b: &Board, c: Color| b.points().filter(|&p| b.color(p) == Some(c)).count();
+        let own_before = count(before, color);
+        let own_after = count(&self.board, color);
+        let opp_before = count(before, color.opponent());
+        let opp_after = count(&self.board, color.opponent());
+        Outcome {
+            captured: (opp_before - opp_after) as u16,
+            lost: (own_before + 1 - own_after) as u16,
+        }
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<(), GameError> {
+        let r = self.history.pop().ok_or(GameError::NothingToUndo)?;
+        self.forget_position();
+        self.board = r.before;
+        self.prisoners = r.prisoners;
+        self.passes = r.passes;
+        self.to_move = r.to_move;
+        Ok(())
+    }
+
+    /// Places setup stones (SGF `AB`/`AW`, or a controller's edits) before any move. Each entry
+    /// puts a stone, or with `None` clears the point (`AE`). The whole list is applied or none.
+    pub fn setup(&mut self, stones: &[(Point, Option<Color>)]) -> Result<(), GameError> {
+        if !self.history.is_empty() {
+            return Err(GameError::BoardNotEmpty);
+        }
+        let mut board = self.board.clone();
+        for &(p, c) in stones {
+            if !board.on_board(p) {
+                return Err(GameError::Board(BoardError::OffBoard));
+            }
+            board.clear_stone(p);
+            if let Some(c) = c {
+                let out = board.set_stone(p, c);
+                if out.captured > 0 || out.lost > 0 {
+                    // Setup stones that capture or are captured are not a position.
+                    return Err(GameError::Board(BoardError::Suicide));
+                }
+            }
+        }
+        self.board = board;
+        self.positions.clear();
+        self.seen.clear();
+        self.record_position(self.board.hash());
+        Ok(())
+    }
+
+    /// Places handicap stones for Black on an empty board; White moves next.
+    pub fn place_handicap(&mut self, points: &[Point]) -> Result<(), GameError> {
+        if !self.history.is_empty() || self.board.empty_points().len() != self.board_area() {
+            return Err(GameError::BoardNotEmpty);
+        }
+        let mut seen = points.to_vec();
+        seen.sort();
+        seen.dedup();
+        if seen.len() != points.len() || points.iter().any(|&p| !self.board.on_board(p)) {
+            return Err(GameError::Board(BoardError::Occupied));
+        }
+        let stones: Vec<_> = points.iter().map(|&p| (p, Some(Color::Black))).collect();
+        self.setup(&stones)?;
+        self.handicap = points.to_vec();
+        self.to_move = Color::White;
+        Ok(())
+    }
+
+    fn board_area(&self) -> usize {
+        self.board.size() * self.board.size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(g: &Game, s: &str) -> Point {
+        // "C3"-style coordinates for tests: column letter (no I), row from the bottom.
+        let b = g.board();
+        let col = crate::board::COLUMNS
+            .iter()
+            .position(|&c| c == s.as_bytes()[0])
+            .unwrap();
+        let row: usize = s[1..].parse().unwrap();
+        b.point(col, b.size() - row)
+    }
+
+    #[test]
+    fn undo_restores_everything() {
+        let mut g = Game::new(5, Rules::chinese()).unwrap();
+        let start = g.board().clone();
+        for (c, m) in [
+            (Color::Black, "B2"),
+            (Color::White, "A2"),
+            (Color::Black, "A3"),
+            (Color::White, "B1"),
+            (Color::Black, "A1"),
+        ] {
+            let p = pt(&g, m);
+            g.play(c, Move::Play(p)).unwrap();
+        }
+        // A1 captures nothing: White's B1 has C1; A2 is captured by A1? A2 has libs A1 only.
+        assert_eq!(g.prisoners(Color::Black), 1);
+        while g.undo().is_ok() {}
+        assert_eq!(g.board(), &start);
+        assert_eq!(g.prisoners(Color::Black), 0);
+        assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+    }
+
+    #[test]
+    fn opening_enforces_colours_and_no_pass() {
+        let mut g = Game::new(9, Rules::prejudgement()).unwrap();
+        assert_eq!(g.to_move(), Color::White);
+        assert_eq!(g.play(Color::White, Move::Pass), Err(GameError::PassInOpening));
+        let p = pt(&g, "E5");
+        assert_eq!(
+            g.play(Color::Black, Move::Play(p)),
+            Err(GameError::WrongColorInOpening {
+                expected: Color::White
+            })
+        );
+        g.play(Color::White, Move::Play(p)).unwrap();
+        assert!(g.in_opening());
+        for (c, m) in [(Color::Black, "C3"), (Color::White, "G7"), (Color::Black, "C7")] {
+            let p = pt(&g, m);
+            g.play(c, Move::Play(p)).unwrap();
+        }
+        assert!(!g.in_opening());
+        assert_eq!(g.to_move(), Color::White);
+        g.play(Color::White, Move::Pass).unwrap();
+        g.undo().unwrap();
+        g.undo().unwrap();
+        assert!(g.in_opening());
+    }
+}

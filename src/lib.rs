@@ -1,0 +1,14 @@
+//! tengen: a Go engine that speaks GTP and plays by Monte Carlo tree search under Japanese,
+//! Chinese or pre-judgement komi rules.
+//!
+//! Modules follow the data's path, lower layers never knowing about higher ones:
+//! `board` (stones, groups, liberties, hashes) → `rules` (what each ruleset permits and how it
+//! counts) → `game` (history, undo, superko, prisoners, phase) → `score` (area and territory
+//! counting, seki) → `perft` (move-tree counting for verification) → `search` (playouts).
+
+pub mod board;
+pub mod game;
+pub mod perft;
+pub mod rules;
+pub mod score;
+pub mod search;
