@@ -1,0 +1,463 @@
+//! Counting a final position: area (Chinese, pre-judgement) or territory (Japanese), given which
+//! stones are dead.
+//!
+//! The count works on a copy of the board with the dead stones lifted. Empty regions that reach
+//! only one colour belong to it; regions that reach both are neutral (dame, or the shared
+//! liberties of a seki) and count for nobody. Seki is found by play, not by pattern: every neutral
+//! point that one side can fill without putting its own group in atari is filled (that is what
+//! "dame are filled before the end" means); the neutral points left are liberties that neither
+//! side can fill, and the groups beside them live only by sharing them: they are in seki. Under
+//! territory counting the regions touching a seki group are not territory (Japanese 第8条).
+//!
+//! Margins are `Black − White`, komi included, in half points; see [`crate::rules::Margin`].
+
+use crate::board::{Board, Color, Point};
+use crate::game::Game;
+use crate::rules::{HalfPoints, Margin, Rules, Scoring};
+
+/// Who a point counts for at the end.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Owner {
+    Black,
+    White,
+    /// Dame or a seki's shared liberty, or a seki eye under territory counting.
+    Nobody,
+}
+
+/// The result of counting a position.
+#[derive(Clone, Debug)]
+pub struct Count {
+    /// Black's points: area (stones + territory) or territory + prisoners.
+    pub black: i32,
+    /// White's points, before komi and handicap compensation.
+    pub white: i32,
+    /// Komi plus handicap compensation, added to White.
+    pub compensation: HalfPoints,
+    /// `black − white − compensation`.
+    pub margin: Margin,
+    /// Who each on-board point counts for, row by row from the top (as `Board::points`).
+    pub owner: Vec<Owner>,
+    /// Stones that live in seki.
+    pub seki: Vec<Point>,
+    /// Neutral points (dame and seki liberties).
+    pub dame: u32,
+}
+
+/// Counts the game's current position with `dead` stones lifted (points without a stone are
+/// ignored), under the game's rules and komi.
+pub fn count(game: &Game, dead: &[Point]) -> Count {
+    let prisoners = [game.prisoners(Color::Black), game.prisoners(Color::White)];
+    count_board(
+        game.board(),
+        game.rules(),
+        game.komi(),
+        prisoners,
+        game.handicap().len() as u32,
+        dead,
+    )
+}
+
+/// Counts a position given everything the count depends on. `prisoners[c]` are the stones `c`
+/// captured during play.
+pub fn count_board(
+    board: &Board,
+    rules: &Rules,
+    komi: HalfPoints,
+    prisoners: [u32; 2],
+    handicap: u32,
+    dead: &[Point],
+) -> Count {
+    let mut clean = board.clone();
+    let mut lifted = [0u32; 2];
+    for &p in dead {
+        if let Some(c) = board.color(p) {
+            if clean.color(p).is_some() {
+                clean.clear_stone(p);
+                // The stone's owner loses it: the other side gains a prisoner.
+                lifted[c.opponent().index()] += 1;
+            }
+        }
+    }
+    let regions = Regions::of(&clean);
+    let seki = seki_stones(&clean);
+    let mut in_seki = vec![false; crate::board::CELLS];
+    for &s in &seki {
+        in_seki[s.idx()] = true;
+    }
+
+    let territory = rules.scoring == Scoring::Territory;
+    let mut owner_at = vec![Owner::Nobody; crate::board::CELLS];
+    let mut dame = 0;
+    for region in &regions.list {
+        let o = match (region.touches_black, region.touches_white) {
+            (true, false) => Owner::Black,
+            (false, true) => Owner::White,
+            _ => Owner::Nobody,
+        };
+        let o = if territory && o != Owner::Nobody && region.border.iter().any(|b| in_seki[b.idx()])
+        {
+            Owner::Nobody
+        } else {
+            o
+        };
+        if o == Owner::Nobody && region.touches_black && region.touches_white {
+            dame += region.points.len() as u32;
+        }
+        for &p in &region.points {
+            owner_at[p.idx()] = o;
+        }
+    }
+    let mut black = 0i32;
+    let mut white = 0i32;
+    let mut owner = Vec::with_capacity(board.size() * board.size());
+    for p in board.points() {
+        let o = match clean.color(p) {
+            Some(Color::Black) => Owner::Black,
+            Some(Color::White) => Owner::White,
+            None => owner_at[p.idx()],
+        };
+        let counts = clean.color(p).is_none() || !territory;
+        if counts {
+            match o {
+                Owner::Black => black += 1,
+                Owner::White => white += 1,
+                Owner::Nobody => {}
+            }
+        }
+        owner.push(o);
+    }
+    if territory {
+        black += (prisoners[0] + lifted[0]) as i32;
+        white += (prisoners[1] + lifted[1]) as i32;
+    }
+    let mut compensation = komi;
+    if rules.handicap_compensation {
+        compensation = compensation + HalfPoints::points(handicap as i32);
+    }
+    let margin = Margin(HalfPoints::points(black - white) - compensation);
+    Count {
+        black,
+        white,
+        compensation,
+        margin,
+        owner,
+        seki,
+        dame,
+    }
+}
+
+/// A connected set of empty points and what it borders.
+struct Region {
+    points: Vec<Point>,
+    border: Vec<Point>,
+    touches_black: bool,
+    touches_white: bool,
+}
+
+struct Regions {
+    list: Vec<Region>,
+}
+
+impl Regions {
+    fn of(board: &Board) -> Regions {
+        let mut seen = vec![false; crate::board::CELLS];
+        let mut list = Vec::new();
+        for start in board.points() {
+            if !board.is_empty(start) || seen[start.idx()] {
+                continue;
+            }
+            let mut region = Region {
+                points: Vec::new(),
+                border: Vec::new(),
+                touches_black: false,
+                touches_white: false,
+            };
+            let mut stack = vec![start];
+            seen[start.idx()] = true;
+            while let Some(p) = stack.pop() {
+                region.points.push(p);
+                for n in board.neighbours(p) {
+                    if !board.on_board(n) {
+                        continue;
+                    }
+                    match board.color(n) {
+                        None if !seen[n.idx()] => {
+                            seen[n.idx()] = true;
+                            stack.push(n);
+                        }
+                        None => {}
+                        Some(c) => {
+                            region.border.push(n);
+                            match c {
+                                Color::Black => region.touches_black = true,
+                                Color::White => region.touches_white = true,
+                            }
+                        }
+                    }
+                }
+            }
+            list.push(region);
+        }
+        Regions { list }
+    }
+}
+
+/// Whether `p` is next to stones of both colours (a candidate dame or seki liberty).
+fn touches_both(board: &Board, p: Point) -> bool {
+    let mut b = false;
+    let mut w = false;
+    for n in board.neighbours(p) {
+        match board.color(n) {
+            Some(Color::Black) => b = true,
+            Some(Color::White) => w = true,
+            None => {}
+        }
+    }
+    b && w
+}
+
+/// Whether `c` can fill empty `p` safely: legal, capturing nothing, and leaving its group with
+/// at least two liberties.
+fn safe_fill(board: &Board, p: Point, c: Color) -> bool {
+    if board.is_suicide(p, c) {
+        return false;
+    }
+    let mut after = board.clone();
+    let out = after.play(p, c);
+    out.captured == 0 && out.lost == 0 && after.liberties(p) >= 2
+}
+
+/// The stones in seki on a board whose dead stones are already lifted: fill every neutral point
+/// one side can fill safely, then the groups beside the neutral points left live only by
+/// sharing them.
+pub fn seki_stones(board: &Board) -> Vec<Point> {
+    let mut filled = board.clone();
+    loop {
+        let mut progress = false;
+        let mut candidates: Vec<Point> = filled
+            .empty_points()
+            .iter()
+            .copied()
+            .filter(|&p| touches_both(&filled, p))
+            .collect();
+        candidates.sort();
+        for p in candidates {
+            if !filled.is_empty(p) || !touches_both(&filled, p) {
+                continue;
+            }
+            for c in [Color::Black, Color::White] {
+                if safe_fill(&filled, p, c) {
+                    filled.play(p, c);
+                    progress = true;
+                    break;
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    let mut in_seki = vec![false; crate::board::CELLS];
+    let mut seki = Vec::new();
+    let shared: Vec<Point> = filled
+        .empty_points()
+        .iter()
+        .copied()
+        .filter(|&p| touches_both(&filled, p))
+        .collect();
+    for p in shared {
+        for n in filled.neighbours(p) {
+            if filled.color(n).is_none() || in_seki[n.idx()] {
+                continue;
+            }
+            for s in filled.group_stones(n) {
+                in_seki[s.idx()] = true;
+                // Only the original stones are reported; fills were hypothetical.
+                if board.color(s).is_some() {
+                    seki.push(s);
+                }
+            }
+        }
+    }
+    seki.sort();
+    seki
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    /// Builds a position from rows of `X` (Black), `O` (White) and `.`, top row first.
+    fn position(rows: &[&str], rules: Rules) -> Game {
+        let mut g = Game::new(rows.len(), rules).unwrap();
+        let b = g.board().clone();
+        let mut stones = Vec::new();
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
+                let color = match ch {
+                    'X' => Some(Color::Black),
+                    'O' => Some(Color::White),
+                    _ => continue,
+                };
+                stones.push((b.point(c, r), color));
+            }
+        }
+        g.setup(&stones).unwrap();
+        g
+    }
+
+    /// The seed's example: 19×19, komi 3¾ stones (7.5 points); Black 185 wins by 1.5, 184 loses by
+    /// 0.5. Black owns columns A–J down to a step in column K (index 9).
+    fn area_position(black_area: usize) -> Game {
+        let mut g = Game::new(19, Rules::chinese()).unwrap();
+        let b = g.board().clone();
+        let step = black_area - 171; // rows of column 9 that are Black's
+        let mut stones = Vec::new();
+        for row in 0..19 {
+            if row < step {
+                stones.push((b.point(9, row), Some(Color::Black)));
+                stones.push((b.point(10, row), Some(Color::White)));
+            } else {
+                stones.push((b.point(8, row), Some(Color::Black)));
+                stones.push((b.point(9, row), Some(Color::White)));
+            }
+        }
+        g.setup(&stones).unwrap();
+        g
+    }
+
+    #[test]
+    fn seed_area_examples() {
+        let g = area_position(185);
+        let c = count(&g, &[]);
+        assert_eq!((c.black, c.white), (185, 176));
+        assert_eq!(c.margin.to_string(), "B+1.5");
+        let g = area_position(184);
+        assert_eq!(count(&g, &[]).margin.to_string(), "W+0.5");
+    }
+
+    #[test]
+    fn dame_count_for_nobody() {
+        let rows = [
+            "..XO.", //
+            "..XO.", //
+            "..X.O", //
+            "..XO.", //
+            "..XO.",
+        ];
+        for rules in [Rules::chinese(), Rules::japanese()] {
+            let g = position(&rows, rules);
+            let c = count(&g, &[]);
+            assert_eq!(c.dame, 1);
+            assert!(c.seki.is_empty());
+            if rules.scoring == Scoring::Area {
+                assert_eq!((c.black, c.white), (15, 9));
+            } else {
+                assert_eq!((c.black, c.white), (10, 4));
+            }
+        }
+    }
+
+    #[test]
+    fn dead_stones_are_prisoners_under_territory_only() {
+        let rows = [
+            ".X.O.", //
+            ".X.O.", //
+            "OX.O.", //
+            "XX.O.", //
+            "...O.",
+        ];
+        let mut j = position(&rows, Rules::japanese());
+        j.set_komi(HalfPoints::ZERO);
+        let dead = j.board().point(0, 2);
+        let c = count(&j, &[dead]);
+        // Black: 2 empty points + the lifted point (now empty, Black's) + 1 prisoner.
+        assert_eq!((c.black, c.white), (3 + 1, 5));
+        let mut ch = position(&rows, Rules::chinese());
+        ch.set_komi(HalfPoints::ZERO);
+        let c = count(&ch, &[dead]);
+        // Black: 5 stones + the 3 points of the left edge; column C and A1-B1 are dame.
+        assert_eq!((c.black, c.white, c.dame), (5 + 3, 5 + 5, 7));
+    }
+
+    /// A seki with one eye each: Black's corner group (eye A7) and White's group (eye E7) share
+    /// the single liberty C7; whoever fills it puts itself in atari.
+    #[test]
+    fn seki_eyes_are_not_territory_under_japanese_rules() {
+        let rows = [
+            ".X.O.OX", //
+            "XXOOOOX", //
+            "OOOXXXX", //
+            "XXXX...", //
+            ".......", //
+            ".......", //
+            ".......",
+        ];
+        let g = position(&rows, Rules::chinese());
+        let b = g.board();
+        let seki = seki_stones(b);
+        assert_eq!(seki.len(), 3 + 9);
+        assert!(seki.contains(&b.point(1, 0)) && seki.contains(&b.point(5, 0)));
+        assert!(!seki.contains(&b.point(6, 0)), "the outer wall is not in seki");
+        let c = count(&g, &[]);
+        let j = position(&rows, Rules::japanese());
+        let cj = count(&j, &[]);
+        let (a7, c7, e7) = (0, 2, 4);
+        assert_eq!((c.owner[a7], c.owner[e7]), (Owner::Black, Owner::White));
+        assert_eq!((cj.owner[a7], cj.owner[e7]), (Owner::Nobody, Owner::Nobody));
+        assert_eq!((c.owner[c7], cj.owner[c7]), (Owner::Nobody, Owner::Nobody));
+        // Area: Black 13 stones + A7 + 24 open points; White 9 stones + E7.
+        assert_eq!((c.black, c.white), (13 + 1 + 24, 10));
+        // Territory: only the open points, which reach the outer wall alone.
+        assert_eq!((cj.black, cj.white), (24, 0));
+    }
+
+    #[test]
+    fn open_dame_do_not_make_seki() {
+        // A dame between two living walls: fillable, so no seki, and territory counts.
+        let rows = [
+            "..XO..", //
+            "..XO..", //
+            "..X.O.", //
+            "..XO..", //
+            "..XO..", //
+            "..XO..",
+        ];
+        let g = position(&rows, Rules::japanese());
+        assert!(seki_stones(g.board()).is_empty());
+        let c = count(&g, &[]);
+        assert_eq!(c.black, 12);
+    }
+
+    #[test]
+    fn prisoners_from_play_count_under_territory() {
+        let mut g = Game::new(5, Rules::japanese()).unwrap();
+        g.set_komi(HalfPoints::ZERO);
+        let b = g.board().clone();
+        let p = |c, r| Move::Play(b.point(c, r));
+        // White's stone at A5 (0,0) is captured by Black A4 and B5.
+        g.play(Color::Black, p(1, 0)).unwrap();
+        g.play(Color::White, p(0, 0)).unwrap();
+        g.play(Color::Black, p(0, 1)).unwrap();
+        assert_eq!(g.prisoners(Color::Black), 1);
+        let c = count(&g, &[]);
+        // The whole board reaches only Black: 23 empty points of territory + 1 prisoner.
+        assert_eq!(c.black, 23 + 1);
+        assert_eq!(c.margin.to_string(), "B+24");
+    }
+
+    #[test]
+    fn chinese_handicap_compensation() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        g.set_komi(HalfPoints(1));
+        let b = g.board().clone();
+        g.place_handicap(&[b.point(2, 2), b.point(6, 6)]).unwrap();
+        let c = count(&g, &[]);
+        assert_eq!(c.compensation, HalfPoints(5));
+        assert_eq!(c.margin.to_string(), "B+78.5");
+        let mut j = g.clone();
+        j.set_rules(Rules::japanese());
+        assert_eq!(count(&j, &[]).compensation, HalfPoints(1));
+    }
+}
