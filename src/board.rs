@@ -301,7 +301,12 @@ impl Board {
     #[inline]
     pub fn neighbours(&self, p: Point) -> [Point; 4] {
         let s = self.stride;
-        [Point(p.0 - s), Point(p.0 - 1), Point(p.0 + 1), Point(p.0 + s)]
+        [
+            Point(p.0 - s),
+            Point(p.0 - 1),
+            Point(p.0 + 1),
+            Point(p.0 + s),
+        ]
     }
 
     /// The four diagonal neighbours (some may be walls or, beyond a corner, outside the array's
@@ -858,8 +863,7 @@ impl Board {
                 return Err(format!("group of {:?} has mixed heads", p));
             }
             let ring: Vec<Point> = self.group_stones(p).collect();
-            if ring.len() != members.len() || self.stones[head as usize] as usize != members.len()
-            {
+            if ring.len() != members.len() || self.stones[head as usize] as usize != members.len() {
                 return Err(format!("group of {:?}: ring/stone count mismatch", p));
             }
             let h = head as usize;
@@ -888,7 +892,9 @@ impl PartialEq for Board {
         self.size == other.size
             && self.hash == other.hash
             && self.ko() == other.ko()
-            && self.points().all(|p| self.cells[p.idx()] == other.cells[p.idx()])
+            && self
+                .points()
+                .all(|p| self.cells[p.idx()] == other.cells[p.idx()])
     }
 }
 
@@ -905,7 +911,10 @@ impl fmt::Display for Board {
     /// A plain diagram: `X` Black, `O` White, `.` empty, with GTP coordinates.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let n = self.size();
-        let header: String = COLUMNS[..n].iter().map(|&c| format!(" {}", c as char)).collect();
+        let header: String = COLUMNS[..n]
+            .iter()
+            .map(|&c| format!(" {}", c as char))
+            .collect();
         writeln!(f, "  {}", header)?;
         for row in 0..n {
             write!(f, "{:2}", n - row)?;

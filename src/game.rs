@@ -404,7 +404,10 @@ mod tests {
     fn opening_enforces_colours_and_no_pass() {
         let mut g = Game::new(9, Rules::prejudgement()).unwrap();
         assert_eq!(g.to_move(), Color::White);
-        assert_eq!(g.play(Color::White, Move::Pass), Err(GameError::PassInOpening));
+        assert_eq!(
+            g.play(Color::White, Move::Pass),
+            Err(GameError::PassInOpening)
+        );
         let p = pt(&g, "E5");
         assert_eq!(
             g.play(Color::Black, Move::Play(p)),
@@ -414,7 +417,11 @@ mod tests {
         );
         g.play(Color::White, Move::Play(p)).unwrap();
         assert!(g.in_opening());
-        for (c, m) in [(Color::Black, "C3"), (Color::White, "G7"), (Color::Black, "C7")] {
+        for (c, m) in [
+            (Color::Black, "C3"),
+            (Color::White, "G7"),
+            (Color::Black, "C7"),
+        ] {
             let p = pt(&g, m);
             g.play(c, Move::Play(p)).unwrap();
         }

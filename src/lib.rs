@@ -6,6 +6,7 @@
 //! counts) → `game` (history, undo, superko, prisoners, phase) → `score` (area and territory
 //! counting, seki) → `perft` (move-tree counting for verification) → `search` (playouts).
 
+pub mod bench;
 pub mod board;
 pub mod game;
 pub mod perft;

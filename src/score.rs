@@ -399,7 +399,10 @@ mod tests {
         let seki = seki_stones(b);
         assert_eq!(seki.len(), 3 + 9);
         assert!(seki.contains(&b.point(1, 0)) && seki.contains(&b.point(5, 0)));
-        assert!(!seki.contains(&b.point(6, 0)), "the outer wall is not in seki");
+        assert!(
+            !seki.contains(&b.point(6, 0)),
+            "the outer wall is not in seki"
+        );
         let c = count(&g, &[]);
         let j = position(&rows, Rules::japanese());
         let cj = count(&j, &[]);

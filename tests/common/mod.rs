@@ -1,0 +1,223 @@
+//! Helpers shared by the integration tests: the reference rules and the bridge between its
+//! coordinates and tengen's.
+#![allow(dead_code)]
+
+pub mod reference;
+
+use reference::{RefGame, RefMove, Stones};
+use std::collections::BTreeSet;
+use tengen::board::{Board, Move, Removal};
+use tengen::game::Game;
+use tengen::perft::{legal_moves, perft};
+use tengen::rules::Rules;
+
+/// The three presets.
+pub fn all_rules() -> [Rules; 3] {
+    [Rules::japanese(), Rules::chinese(), Rules::prejudgement()]
+}
+
+/// tengen's stones in the reference's layout.
+pub fn tengen_stones(b: &Board) -> Stones {
+    let n = b.size();
+    let mut v = Vec::with_capacity(n * n);
+    for row in 0..n {
+        for col in 0..n {
+            v.push(b.color(b.point(col, row)));
+        }
+    }
+    v
+}
+
+/// A tengen move (with its removal choice, as `perft::legal_moves` lists it) in the reference's
+/// terms.
+pub fn to_ref(b: &Board, mv: Move, removal: Removal) -> RefMove {
+    match mv {
+        Move::Pass => RefMove::Pass,
+        Move::Play(p) => {
+            let (col, row) = b.coords(p);
+            RefMove::Play {
+                col,
+                row,
+                own: removal == Removal::Own,
+            }
+        }
+    }
+}
+
+/// A stone on (`col`, `row`) with the default removal.
+pub fn stone(col: usize, row: usize) -> RefMove {
+    RefMove::Play {
+        col,
+        row,
+        own: false,
+    }
+}
+
+/// A reference move in tengen's terms.
+pub fn to_tengen(b: &Board, mv: RefMove) -> (Move, Removal) {
+    match mv {
+        RefMove::Pass => (Move::Pass, Removal::Opponent),
+        RefMove::Play { col, row, own } => (
+            Move::Play(b.point(col, row)),
+            if own { Removal::Own } else { Removal::Opponent },
+        ),
+    }
+}
+
+/// Colour-swaps a stone arrangement.
+pub fn swap_colors(stones: &Stones) -> Stones {
+    stones.iter().map(|s| s.map(|c| c.opponent())).collect()
+}
+
+/// A tengen game and a reference game set up on the same position.
+pub fn setup_both(n: usize, rules: Rules, stones: &Stones) -> (Game, RefGame) {
+    let mut g = Game::new(n, rules).expect("valid size");
+    let b = g.board().clone();
+    let list: Vec<_> = (0..n * n)
+        .filter_map(|i| stones[i].map(|c| (b.point(i % n, i / n), Some(c))))
+        .collect();
+    g.setup(&list).expect("a valid setup position");
+    assert_eq!(
+        tengen_stones(g.board()),
+        *stones,
+        "setup reproduces the diagram"
+    );
+    (g, RefGame::from_stones(n, rules, stones.clone()))
+}
+
+/// Plays a reference move in both games; panics if they disagree on its legality.
+pub fn play_both(g: &mut Game, r: &mut RefGame, mv: RefMove) {
+    let color = r.mover();
+    let (tm, removal) = to_tengen(g.board(), mv);
+    let t = g.play_with(color, tm, removal);
+    let e = r.play(color, mv);
+    assert_eq!(
+        t.is_ok(),
+        e.is_ok(),
+        "legality of {:?} for {:?}: tengen {:?}, reference {:?}\n{}",
+        mv,
+        color,
+        t,
+        e,
+        describe(r)
+    );
+    assert_eq!(tengen_stones(g.board()), r.stones, "boards after {:?}", mv);
+}
+
+/// The position and the record, for failure messages.
+pub fn describe(r: &RefGame) -> String {
+    let moves: Vec<String> = r
+        .moves
+        .iter()
+        .map(|(c, m)| match m {
+            RefMove::Pass => format!("{}:pass", c.letter()),
+            RefMove::Play { col, row, own } => format!(
+                "{}:({},{}){}",
+                c.letter(),
+                col,
+                row,
+                if *own { "own" } else { "" }
+            ),
+        })
+        .collect();
+    format!(
+        "rules {} size {}, {} to move, passes {}\nstart position:\n{}moves (col,row; row 0 = top): [{}]\nposition:\n{}",
+        r.rules.name,
+        r.n,
+        r.mover(),
+        r.passes,
+        reference::diagram(&r.positions[0], r.n),
+        moves.join(" "),
+        r.diagram()
+    )
+}
+
+/// tengen's legal moves as a set of reference moves.
+pub fn tengen_moves(g: &Game) -> BTreeSet<RefMove> {
+    let b = g.board();
+    legal_moves(g)
+        .into_iter()
+        .map(|(m, rm)| to_ref(b, m, rm))
+        .collect()
+}
+
+/// Walks down from a position where tengen's and the reference's perft(`depth`) differ to the
+/// first position where their legal move lists differ, and describes it.
+pub fn find_divergence(g: &Game, r: &RefGame, depth: u32) -> String {
+    let mut g = g.clone();
+    let mut r = r.clone();
+    let mut depth = depth;
+    loop {
+        let t_set = tengen_moves(&g);
+        let r_list = r.legal_moves();
+        let r_set: BTreeSet<RefMove> = r_list.iter().copied().collect();
+        let t1 = perft(&g, 1);
+        if t_set != r_set || t1 != r_list.len() as u64 {
+            return format!(
+                "legal moves differ\n{}\ntengen perft(1) = {}, legal_moves = {}, reference = {}\nonly tengen: {:?}\nonly reference: {:?}",
+                describe(&r),
+                t1,
+                t_set.len(),
+                r_list.len(),
+                t_set.difference(&r_set).collect::<Vec<_>>(),
+                r_set.difference(&t_set).collect::<Vec<_>>()
+            );
+        }
+        if depth <= 1 {
+            return format!("no divergence found at depth 1\n{}", describe(&r));
+        }
+        let mut next = None;
+        for mv in r_list {
+            let mut g2 = g.clone();
+            let mut r2 = r.clone();
+            play_both(&mut g2, &mut r2, mv);
+            if perft(&g2, depth - 1) != r2.perft(depth - 1) {
+                next = Some((g2, r2));
+                break;
+            }
+        }
+        match next {
+            Some((g2, r2)) => {
+                g = g2;
+                r = r2;
+                depth -= 1;
+            }
+            None => {
+                return format!(
+                    "totals differ at depth {} but no child differs\n{}",
+                    depth,
+                    describe(&r)
+                )
+            }
+        }
+    }
+}
+
+/// Asserts that tengen's and the reference's perft agree for every depth up to `depth`;
+/// returns the counts.
+pub fn check_perft(g: &Game, r: &RefGame, depth: u32, ctx: &str) -> Vec<u64> {
+    let mut r = r.clone();
+    // The move lists themselves first: tengen's `legal_moves` against the reference's.
+    let t_set = tengen_moves(g);
+    let r_set: BTreeSet<RefMove> = r.legal_moves().into_iter().collect();
+    if t_set != r_set || legal_moves(g).len() != t_set.len() {
+        panic!("{}: {}", ctx, find_divergence(g, &r, 1));
+    }
+    let mut counts = Vec::new();
+    for d in 0..=depth {
+        let t = perft(g, d);
+        let e = r.perft(d);
+        if t != e {
+            panic!(
+                "{}: perft({}) tengen {} != reference {}\n{}",
+                ctx,
+                d,
+                t,
+                e,
+                find_divergence(g, &r, d)
+            );
+        }
+        counts.push(t);
+    }
+    counts
+}
