@@ -11,7 +11,8 @@
 //!
 //! Invariants, checked from scratch by [`Board::verify`]:
 //! - every stone belongs to exactly one group, whose stones form a ring through `next`, and
-//!   `group[s]` is the group's head for every stone `s` of it;
+//!   `group[s]` is the group's head for every stone `s` of it; `group` is 0 on empty points and
+//!   walls (no head is 0), so "is a stone of group h" is one comparison;
 //! - for a head `h`: `stones[h]` is the ring's length and `libs[h]` is the exact number of
 //!   distinct empty points next to the group, `lib_sum[h]` their index sum and `lib_sq[h]` the sum
 //!   of their squares (so a group in atari names its liberty in O(1), and one with two names both);
@@ -683,7 +684,7 @@ impl Board {
     #[inline]
     fn first_adjacent_of(&self, e: Point, head: u16) -> Point {
         for n in self.neighbours(e) {
-            if self.cells[n.idx()].color().is_some() && self.group[n.idx()] == head {
+            if self.group[n.idx()] == head {
                 return n;
             }
         }
@@ -707,13 +708,11 @@ impl Board {
         // p is no longer a liberty of any adjacent group (each counted once).
         let mut seen = [0u16; 4];
         for (i, n) in nbrs.iter().enumerate() {
-            if self.cells[n.idx()].color().is_some() {
-                let h = self.group[n.idx()];
-                if h != p.0 && !seen[..i].contains(&h) {
-                    self.remove_liberty(h, p);
-                }
-                seen[i] = h;
+            let h = self.group[n.idx()];
+            if h != 0 && h != p.0 && !seen[..i].contains(&h) {
+                self.remove_liberty(h, p);
             }
+            seen[i] = h;
         }
         for n in nbrs {
             if self.cells[n.idx()] == Cell::Empty {
@@ -778,6 +777,7 @@ impl Board {
         loop {
             let si = s as usize;
             self.cells[si] = Cell::Empty;
+            self.group[si] = 0;
             self.hash ^= zob[si];
             self.add_empty(Point(s));
             s = self.next[si];
@@ -791,13 +791,11 @@ impl Board {
             let nbrs = self.neighbours(Point(s));
             let mut seen = [0u16; 4];
             for (i, n) in nbrs.iter().enumerate() {
-                if self.cells[n.idx()].color().is_some() {
-                    let h = self.group[n.idx()];
-                    if !seen[..i].contains(&h) {
-                        self.add_liberty(h, Point(s));
-                    }
-                    seen[i] = h;
+                let h = self.group[n.idx()];
+                if h != 0 && !seen[..i].contains(&h) {
+                    self.add_liberty(h, Point(s));
                 }
+                seen[i] = h;
             }
             s = self.next[s as usize];
             if s == head {
@@ -819,6 +817,9 @@ impl Board {
             match self.color(p) {
                 None => {
                     empties += 1;
+                    if self.group[p.idx()] != 0 {
+                        return Err(format!("empty {:?} keeps a group label", p));
+                    }
                     let i = self.empty_pos[p.idx()] as usize;
                     if i >= self.n_empty as usize || self.empties[i] != p {
                         return Err(format!("empty list misses {:?}", p));
