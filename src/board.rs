@@ -528,6 +528,56 @@ impl Board {
         captures
     }
 
+    /// The liberties the group of a new stone of `c` on empty `p` would have, counted up to 3 (a
+    /// result of 3 means "3 or more"), captures included. Lets policies spot self-atari and
+    /// escapes without copying the board.
+    pub fn liberties_after(&self, p: Point, c: Color) -> usize {
+        let mut libs = [Point::NONE; 3];
+        let mut n = 0;
+        let add = |l: Point, libs: &mut [Point; 3], n: &mut usize| {
+            if l != p && !libs[..*n].contains(&l) {
+                libs[*n] = l;
+                *n += 1;
+            }
+            *n >= 3
+        };
+        let own = c.cell();
+        for q in self.neighbours(p) {
+            match self.cells[q.idx()] {
+                Cell::Empty => {
+                    if add(q, &mut libs, &mut n) {
+                        return 3;
+                    }
+                }
+                Cell::Wall => {}
+                cell => {
+                    let h = self.group[q.idx()] as usize;
+                    if cell == own {
+                        match self.libs[h] {
+                            1 => {}
+                            2 => {
+                                let (a, b) = self.two_liberties(q).expect("two liberties");
+                                if add(a, &mut libs, &mut n) || add(b, &mut libs, &mut n) {
+                                    return 3;
+                                }
+                            }
+                            _ => return 3,
+                        }
+                    } else if self.libs[h] == 1 {
+                        // A capture frees at least the captured stone next to p.
+                        if self.stones[h] > 1 {
+                            return 3;
+                        }
+                        if add(q, &mut libs, &mut n) {
+                            return 3;
+                        }
+                    }
+                }
+            }
+        }
+        n
+    }
+
     /// Checks a stone for the board's physics: on board, empty, not a basic-ko retake, and (unless
     /// `allow_suicide`) not suicide.
     pub fn check(&self, p: Point, c: Color, allow_suicide: bool) -> Result<(), BoardError> {

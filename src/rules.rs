@@ -68,7 +68,7 @@ impl fmt::Display for HalfPoints {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let a = self.0.unsigned_abs();
-        if a % 2 == 0 {
+        if a.is_multiple_of(2) {
             write!(f, "{}{}", sign, a / 2)
         } else {
             write!(f, "{}{}.5", sign, a / 2)
@@ -249,7 +249,7 @@ impl Rules {
     /// opening.
     pub fn opening_color(&self, index: usize) -> Option<Color> {
         self.in_opening(index).then(|| {
-            if index % 2 == 0 {
+            if index.is_multiple_of(2) {
                 self.first_player
             } else {
                 self.first_player.opponent()

@@ -1,3 +1,799 @@
-//! The search: playout policies now; the tree, its workers and time control build on them.
+//! The player: parallel Monte Carlo tree search over the board, asking the rules what is legal
+//! and how a finished playout counts.
+//!
+//! One search: workers (rayon, `Config::threads`) share one [`tree::Tree`]; each repeatedly
+//! descends from the root by MC-RAVE selection (node values blended with all-moves-as-first
+//! statistics, priors as virtual experience), expands a leaf that has been visited enough,
+//! finishes the game with the heavy [`policy`], counts it under the rules (area; for territory
+//! rules the area margin corrected by the stones each side played, which equals the territory
+//! margin), and backs the result up the path and into the AMAF statistics. Values mix the win
+//! (1, ½ for a draw, 0) with a small share of the margin, so that a won game is still played for
+//! points: no needless moves inside one's own territory, no pass while a point is open.
+//!
+//! Superko is checked at the root only (tree and playouts use the board's basic ko), as in
+//! every fast engine; the root's candidate moves are exactly the game's legal moves.
 
 pub mod playout;
+pub mod policy;
+pub mod time;
+pub mod tree;
+
+use crate::board::{Board, Color, Move, Point, CELLS};
+use crate::game::Game;
+use crate::rules::{Rules, Scoring};
+use crate::score;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use time::Clock;
+use tree::{NewChild, Tree};
+
+/// How the player searches.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads sharing the tree.
+    pub threads: usize,
+    /// Playouts per move (when set, and no clock says otherwise).
+    pub playouts: Option<u64>,
+    /// Thinking time per move (when set, and no clock says otherwise).
+    pub time: Option<Duration>,
+    /// Seed for reproducible searches (with one thread and a playout budget).
+    pub seed: Option<u64>,
+    /// Win rate below which the player resigns; `None` never resigns.
+    pub resign: Option<f64>,
+    /// Memory budget for the tree, in megabytes.
+    pub max_memory_mb: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            playouts: None,
+            time: None,
+            seed: None,
+            resign: Some(0.1),
+            max_memory_mb: 1024,
+        }
+    }
+}
+
+/// Thinking time per move when neither the configuration nor a clock sets one (Sabaki sends no
+/// time commands).
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
+
+/// Playouts to run for an ownership estimate (dead stones, seki, scoring).
+pub const OWNERSHIP_PLAYOUTS: u64 = 2000;
+
+/// What the player decides to do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Move),
+    Resign,
+}
+
+/// A summary of the last search, for logs and analysis.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub playouts: u64,
+    pub seconds: f64,
+    /// Root moves by visits: (move, visits, mean value for the mover).
+    pub moves: Vec<(Move, u32, f64)>,
+    /// Win-rate estimate of the chosen move for the side that moved.
+    pub value: f64,
+}
+
+/// The tree kept between moves, and the position it was built for.
+struct Kept {
+    tree: Tree,
+    hash: u64,
+    to_move: Color,
+}
+
+/// The engine's player: configuration, clock, and the tree kept for the next move.
+pub struct Player {
+    config: Config,
+    clock: Clock,
+    kept: Option<Kept>,
+    /// Searches in a row, per colour, whose best value was below the resign threshold.
+    low_value_streak: [u32; 2],
+    report: Report,
+    /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
+    ownership: Vec<f32>,
+}
+
+/// Everything a worker needs to know about the root, read-only during a search.
+struct Root {
+    board: Board,
+    color: Color,
+    rules: Rules,
+    /// Komi plus handicap compensation, in half points, added to White.
+    compensation2: i32,
+    /// Territory rules: stones Black has played minus stones White has (setup and handicap
+    /// included) at the root; the playout adds its own.
+    stone_balance: i32,
+    move_number: usize,
+    passes: u8,
+    expand_at: u32,
+    equivalence: f64,
+    /// Points the root may not play (superko, cleanup pass exclusion is handled separately).
+    root_moves: Vec<Move>,
+}
+
+/// Scratch space of one worker.
+struct Scratch {
+    rng: fastrand::Rng,
+    path: Vec<u32>,
+    /// For AMAF: per point, the generation, colour and move index of the first play there.
+    first_gen: Vec<u32>,
+    first_color: Vec<u8>,
+    first_index: Vec<u16>,
+    generation: u32,
+}
+
+impl Scratch {
+    fn new(seed: u64) -> Scratch {
+        Scratch {
+            rng: fastrand::Rng::with_seed(seed),
+            path: Vec::with_capacity(64),
+            first_gen: vec![0; CELLS],
+            first_color: vec![0; CELLS],
+            first_index: vec![0; CELLS],
+            generation: 0,
+        }
+    }
+
+    #[inline]
+    fn note_first(&mut self, p: Point, c: Color, index: usize) {
+        let i = p.idx();
+        if self.first_gen[i] != self.generation {
+            self.first_gen[i] = self.generation;
+            self.first_color[i] = c as u8;
+            self.first_index[i] = index.min(u16::MAX as usize) as u16;
+        }
+    }
+}
+
+/// Shared per-point ownership sums of one search.
+struct OwnershipSums {
+    sums: Vec<AtomicI32>,
+    playouts: AtomicU64,
+}
+
+impl OwnershipSums {
+    fn new() -> OwnershipSums {
+        OwnershipSums {
+            sums: (0..CELLS).map(|_| AtomicI32::new(0)).collect(),
+            playouts: AtomicU64::new(0),
+        }
+    }
+
+    fn add(&self, board: &Board) {
+        for p in board.points() {
+            let o = owner_of(board, p);
+            if o != 0 {
+                self.sums[p.idx()].fetch_add(o, Relaxed);
+            }
+        }
+        self.playouts.fetch_add(1, Relaxed);
+    }
+
+    fn values(&self, board: &Board) -> Vec<f32> {
+        let n = self.playouts.load(Relaxed).max(1) as f32;
+        board
+            .points()
+            .map(|p| self.sums[p.idx()].load(Relaxed) as f32 / n)
+            .collect()
+    }
+}
+
+/// +1 if `p` is Black's at the end of a playout, −1 if White's, 0 otherwise.
+#[inline]
+fn owner_of(board: &Board, p: Point) -> i32 {
+    match board.color(p) {
+        Some(Color::Black) => 1,
+        Some(Color::White) => -1,
+        None => {
+            let (mut b, mut w) = (false, false);
+            for n in board.neighbours(p) {
+                match board.color(n) {
+                    Some(Color::Black) => b = true,
+                    Some(Color::White) => w = true,
+                    None => {}
+                }
+            }
+            b as i32 - w as i32
+        }
+    }
+}
+
+impl Root {
+    fn new(game: &Game, color: Color, root_moves: Vec<Move>) -> Root {
+        let rules = *game.rules();
+        let mut compensation2 = game.komi().0;
+        if rules.handicap_compensation {
+            compensation2 += 2 * game.handicap().len() as i32;
+        }
+        let stone_balance = if rules.scoring == Scoring::Territory {
+            let on_board = |c| {
+                game.board()
+                    .points()
+                    .filter(|&p| game.board().color(p) == Some(c))
+                    .count() as i32
+            };
+            // Stones played = stones on the board + stones lost as prisoners.
+            (on_board(Color::Black) + game.prisoners(Color::White) as i32)
+                - (on_board(Color::White) + game.prisoners(Color::Black) as i32)
+        } else {
+            0
+        };
+        let size = game.board().size();
+        Root {
+            board: game.board().clone(),
+            color,
+            rules,
+            compensation2,
+            stone_balance,
+            move_number: game.move_number(),
+            passes: game.consecutive_passes(),
+            expand_at: 1 + size as u32 / 4,
+            equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
+            root_moves,
+        }
+    }
+
+    /// Black's value of a finished playout: the win (½ for a draw) and a small share of the margin.
+    #[inline]
+    fn black_value(&self, board: &Board, stone_diff: i32) -> f64 {
+        let mut margin2 = 2 * playout::area_margin(board) - self.compensation2;
+        if self.rules.scoring == Scoring::Territory {
+            margin2 -= 2 * (self.stone_balance + stone_diff);
+        }
+        let win = match margin2.signum() {
+            1 => 1.0,
+            -1 => 0.0,
+            _ => 0.5,
+        };
+        let scale = 4.0 * board.size() as f64;
+        let points = (margin2 as f64 / scale).clamp(-1.0, 1.0);
+        0.9 * win + 0.1 * (0.5 + 0.5 * points)
+    }
+
+    /// The children to create under a node where `color` moves with `board`, `depth` plies below
+    /// the root.
+    fn children(&self, board: &Board, color: Color, depth: usize, at_root: bool) -> Vec<NewChild> {
+        let mut kids = Vec::new();
+        let mk = |mv: Move| {
+            let p = policy::prior(board, color, mv);
+            NewChild {
+                mv,
+                prior_visits: p.visits,
+                prior_value: p.value,
+            }
+        };
+        if at_root {
+            kids.extend(self.root_moves.iter().map(|&mv| mk(mv)));
+            return kids;
+        }
+        for &p in board.empty_points() {
+            if policy::worth_trying(board, p, color) {
+                kids.push(mk(Move::Play(p)));
+            }
+        }
+        if self.rules.pass_allowed(self.move_number + depth) {
+            kids.push(mk(Move::Pass));
+        }
+        kids
+    }
+}
+
+/// MC-RAVE selection: the child with the best blend of its value and its AMAF value.
+#[inline]
+fn select(tree: &Tree, node: u32, equivalence: f64) -> Option<u32> {
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for c in tree.children(node) {
+        let s = tree.node(c).stats();
+        let n = s.visits as f64 + s.prior_visits as f64;
+        let w = s.value + s.prior_value;
+        let q = if n > 0.0 { w / n } else { 1.0 };
+        let score = if s.amaf_visits > 0 {
+            let an = s.amaf_visits as f64;
+            let qa = s.amaf_value / an;
+            let beta = an / (an + n + n * an / equivalence);
+            (1.0 - beta) * q + beta * qa
+        } else {
+            q
+        };
+        if score > best_score {
+            best_score = score;
+            best = Some(c);
+        }
+    }
+    best
+}
+
+impl Player {
+    pub fn new(config: Config) -> Player {
+        Player {
+            config,
+            clock: Clock::default(),
+            kept: None,
+            low_value_streak: [0; 2],
+            report: Report::default(),
+            ownership: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn config_mut(&mut self) -> &mut Config {
+        &mut self.config
+    }
+
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// The last search's summary.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Ownership from the last search or estimate (+1 Black, −1 White), in `Board::points` order;
+    /// empty before any.
+    pub fn ownership(&self) -> &[f32] {
+        &self.ownership
+    }
+
+    /// Forgets the kept tree (new game, or a position set up from outside).
+    pub fn forget(&mut self) {
+        self.kept = None;
+        self.low_value_streak = [0; 2];
+    }
+
+    fn pool(&self) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.config.threads.max(1))
+            .build()
+            .expect("thread pool")
+    }
+
+    /// The legal root moves for `color`: the game's own legality (superko included), minus own
+    /// eye fills (kept only when nothing else is legal).
+    fn root_moves(game: &Game, color: Color, allow_pass: bool) -> Vec<Move> {
+        let board = game.board();
+        let mut moves: Vec<Move> = board
+            .empty_points()
+            .iter()
+            .map(|&p| Move::Play(p))
+            .filter(|&mv| game.is_legal(color, mv))
+            .collect();
+        moves.sort_by_key(|m| match m {
+            Move::Play(p) => p.0,
+            Move::Pass => 0,
+        });
+        let no_eyes: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| !matches!(mv, Move::Play(p) if board.is_eye(p, color)))
+            .collect();
+        let mut moves = if no_eyes.is_empty() { moves } else { no_eyes };
+        if allow_pass && game.is_legal(color, Move::Pass) {
+            moves.push(Move::Pass);
+        }
+        moves
+    }
+
+    /// Chooses a move for `color` and reports it; the caller plays it. With `cleanup` (KGS's
+    /// `kgs-genmove_cleanup`), dead opponent stones are captured before passing and the player
+    /// never resigns.
+    pub fn genmove(&mut self, game: &Game, color: Color, cleanup: bool) -> Decision {
+        let start = Instant::now();
+        let board = game.board();
+        let opponent_passed =
+            matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
+        let mut allow_pass = true;
+        if cleanup {
+            let dead = self.dead_stones(game);
+            allow_pass = !dead
+                .iter()
+                .any(|&p| board.color(p) == Some(color.opponent()));
+        } else if opponent_passed && game.is_legal(color, Move::Pass) {
+            // The opponent offers to end the game: accept if the position as it stands wins.
+            let dead = self.dead_stones(game);
+            let margin = score::count(game, &dead).margin.0 .0;
+            let wins = match color {
+                Color::Black => margin > 0,
+                Color::White => margin < 0,
+            };
+            if wins {
+                self.finish_clock(color, start);
+                return Decision::Play(Move::Pass);
+            }
+        }
+        let moves = Self::root_moves(game, color, allow_pass);
+        let decision = match moves.as_slice() {
+            [] => Decision::Play(Move::Pass),
+            [only] => Decision::Play(*only),
+            _ => {
+                let limit = self.limits(game, color);
+                let best = self.search(game, color, moves, limit);
+                let value = self.report.value;
+                let resign = !cleanup && self.config.resign.is_some_and(|t| value < t);
+                let streak = &mut self.low_value_streak[color.index()];
+                *streak = if resign { *streak + 1 } else { 0 };
+                if resign && *streak >= 2 && self.report.playouts >= 200 {
+                    Decision::Resign
+                } else {
+                    Decision::Play(best)
+                }
+            }
+        };
+        self.finish_clock(color, start);
+        decision
+    }
+
+    fn finish_clock(&mut self, color: Color, start: Instant) {
+        self.clock.record_move(color, start.elapsed());
+    }
+
+    /// The playout and time budget for this move.
+    fn limits(&self, game: &Game, color: Color) -> (Option<u64>, Option<Duration>) {
+        let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
+        match self.clock.allotment(color, moves_left) {
+            Some(t) => (self.config.playouts, Some(t)),
+            None => match (self.config.playouts, self.config.time) {
+                (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
+                other => other,
+            },
+        }
+    }
+
+    /// Runs a search from the game's position with `color` to move over `moves`; returns the
+    /// most visited move.
+    fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        moves: Vec<Move>,
+        (max_playouts, max_time): (Option<u64>, Option<Duration>),
+    ) -> Move {
+        let start = Instant::now();
+        let root = Root::new(game, color, moves);
+        let capacity = Tree::capacity_for(self.config.max_memory_mb);
+        let tree = self.reuse_tree(game, color, capacity);
+        // The root's children must be exactly this move's legal moves: rebuild them if the kept
+        // tree's differ (e.g. cleanup excludes passing).
+        let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
+            Tree::new(capacity)
+        } else {
+            tree
+        };
+        let ownership = OwnershipSums::new();
+        let stop = AtomicBool::new(false);
+        let done = AtomicU64::new(0);
+        let seed = self
+            .config
+            .seed
+            .unwrap_or_else(|| fastrand::u64(..))
+            .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
+        let pool = self.pool();
+        pool.broadcast(|ctx| {
+            let mut s = Scratch::new(seed.wrapping_add(ctx.index() as u64 * 7919));
+            let mut local = 0u64;
+            while !stop.load(Relaxed) {
+                run_one(&tree, &root, &mut s, &ownership);
+                local += 1;
+                let total = done.fetch_add(1, Relaxed) + 1;
+                if max_playouts.is_some_and(|m| total >= m) {
+                    stop.store(true, Relaxed);
+                }
+                if local % 32 == 0 && ctx.index() == 0 {
+                    let elapsed = start.elapsed();
+                    if max_time.is_some_and(|t| elapsed >= t)
+                        || decided(&tree, total, elapsed, max_playouts, max_time)
+                    {
+                        stop.store(true, Relaxed);
+                    }
+                }
+            }
+        });
+        let playouts = done.load(Relaxed);
+        let mut ranked: Vec<(Move, u32, f64)> = tree
+            .children(Tree::ROOT)
+            .map(|c| {
+                let n = tree.node(c);
+                let s = n.stats();
+                (
+                    n.mv(),
+                    s.visits,
+                    s.mean()
+                        .unwrap_or(s.prior_value / s.prior_visits.max(1) as f64),
+                )
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        let best = ranked.first().map_or(Move::Pass, |r| r.0);
+        self.report = Report {
+            playouts,
+            seconds: start.elapsed().as_secs_f64(),
+            value: ranked.first().map_or(0.5, |r| r.2),
+            moves: ranked,
+        };
+        self.ownership = ownership.values(&root.board);
+        log::info!(
+            "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
+            playouts,
+            self.report.seconds,
+            playouts as f64 / self.report.seconds.max(1e-9),
+            tree.len(),
+            best,
+            self.report.value
+        );
+        // Keep the subtree of the chosen move for the next search (not in reproducible mode,
+        // where the same position must give the same move whatever came before).
+        self.kept = None;
+        if self.config.seed.is_none() {
+            if let Some(c) = tree.child_by_move(Tree::ROOT, best) {
+                let mut after = root.board.clone();
+                match best {
+                    Move::Pass => after.pass(),
+                    Move::Play(p) => {
+                        after.play(p, color);
+                    }
+                }
+                self.kept = Some(Kept {
+                    tree: tree.subtree(c, capacity),
+                    hash: after.hash(),
+                    to_move: color.opponent(),
+                });
+            }
+        }
+        best
+    }
+
+    /// The kept tree if it fits the position (following the opponent's reply), else a new one.
+    fn reuse_tree(&mut self, game: &Game, color: Color, capacity: usize) -> Tree {
+        let Some(kept) = self.kept.take() else {
+            return Tree::new(capacity);
+        };
+        let board = game.board();
+        if kept.hash == board.hash() && kept.to_move == color {
+            return kept.tree;
+        }
+        // One opponent move later?
+        if kept.to_move == color.opponent() {
+            if let Some(last) = game.moves().last() {
+                if last.color == kept.to_move {
+                    if let Some(c) = kept.tree.child_by_move(Tree::ROOT, last.mv) {
+                        let mut before = board.clone();
+                        // Verify by hash: the kept root must be the position before `last`.
+                        let mut g = game.clone();
+                        if g.undo().is_ok() && g.board().hash() == kept.hash {
+                            before = g.board().clone();
+                        }
+                        if before.hash() == kept.hash {
+                            return kept.tree.subtree(c, capacity);
+                        }
+                    }
+                }
+            }
+        }
+        Tree::new(capacity)
+    }
+
+    /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`
+    /// order, +1 Black, −1 White); kept as the player's current ownership.
+    pub fn estimate_ownership(&mut self, game: &Game, playouts: u64) -> Vec<f32> {
+        let sums = OwnershipSums::new();
+        let board = game.board().clone();
+        let color = game.to_move();
+        let done = AtomicU64::new(0);
+        let seed = self.config.seed.unwrap_or(0x5EED) ^ board.hash();
+        let threads = self.config.threads.max(1) as u64;
+        self.pool().broadcast(|ctx| {
+            let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(ctx.index() as u64));
+            // Each worker runs its own share, so the estimate is reproducible per thread count.
+            let share = playouts / threads + u64::from((ctx.index() as u64) < playouts % threads);
+            for _ in 0..share {
+                let mut b = board.clone();
+                playout::heavy_playout(&mut b, color, &mut rng);
+                sums.add(&b);
+                done.fetch_add(1, Relaxed);
+            }
+        });
+        self.ownership = sums.values(&board);
+        self.ownership.clone()
+    }
+
+    /// The stones the player judges dead in the game's position: whole groups whose points the
+    /// opponent owns in most playouts.
+    pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
+        let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+        dead_from_ownership(game.board(), &own)
+    }
+
+    /// The stones the player judges to be in seki (after lifting the dead ones).
+    pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
+        let dead = self.dead_stones(game);
+        let mut b = game.board().clone();
+        for &p in &dead {
+            b.clear_stone(p);
+        }
+        score::seki_stones(&b)
+    }
+}
+
+/// Dead stones from an ownership map: a group is dead when its stones are, on average, owned by
+/// the opponent in more than 70% of the playouts (ownership beyond 0.4 the other way).
+pub fn dead_from_ownership(board: &Board, ownership: &[f32]) -> Vec<Point> {
+    let index: std::collections::HashMap<Point, usize> =
+        board.points().enumerate().map(|(i, p)| (p, i)).collect();
+    let mut seen = vec![false; CELLS];
+    let mut dead = Vec::new();
+    for p in board.points() {
+        let Some(c) = board.color(p) else { continue };
+        if seen[p.idx()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.group_stones(p).collect();
+        let mean: f32 =
+            stones.iter().map(|s| ownership[index[s]]).sum::<f32>() / stones.len() as f32;
+        let for_owner = if c == Color::Black { mean } else { -mean };
+        for &s in &stones {
+            seen[s.idx()] = true;
+        }
+        if for_owner < -0.4 {
+            dead.extend(stones);
+        }
+    }
+    dead.sort();
+    dead
+}
+
+fn same_moves(tree: &Tree, moves: &[Move]) -> bool {
+    let kids: Vec<Move> = tree
+        .children(Tree::ROOT)
+        .map(|c| tree.node(c).mv())
+        .collect();
+    kids.len() == moves.len() && moves.iter().all(|m| kids.contains(m))
+}
+
+/// Whether the best root move can no longer be overtaken in the budget left.
+fn decided(
+    tree: &Tree,
+    done: u64,
+    elapsed: Duration,
+    max_playouts: Option<u64>,
+    max_time: Option<Duration>,
+) -> bool {
+    if done < 500 {
+        return false;
+    }
+    let mut visits: Vec<u32> = tree
+        .children(Tree::ROOT)
+        .map(|c| tree.node(c).visits())
+        .collect();
+    if visits.len() < 2 {
+        return true;
+    }
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    let lead = (visits[0] - visits[1]) as f64;
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
+    let mut left = f64::INFINITY;
+    if let Some(m) = max_playouts {
+        left = left.min(m.saturating_sub(done) as f64);
+    }
+    if let Some(t) = max_time {
+        left = left.min((t.as_secs_f64() - elapsed.as_secs_f64()).max(0.0) * rate);
+    }
+    lead > left
+}
+
+/// One simulation: descend, expand, play out, back up.
+fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &OwnershipSums) {
+    s.generation = s.generation.wrapping_add(1);
+    if s.generation == 0 {
+        s.first_gen.iter_mut().for_each(|g| *g = 0);
+        s.generation = 1;
+    }
+    let mut board = root.board.clone();
+    let mut color = root.color;
+    let mut node = Tree::ROOT;
+    s.path.clear();
+    s.path.push(node);
+    tree.node(node).add_visit();
+    let mut depth = 0usize;
+    let mut passes = root.passes;
+    let mut stone_diff = 0i32;
+    loop {
+        let n = tree.node(node);
+        if !n.is_expanded() {
+            let ready = node == Tree::ROOT || n.visits() >= root.expand_at;
+            if !(ready && !tree.is_full() && tree.try_begin_expand(node)) {
+                break;
+            }
+            let kids = root.children(&board, color, depth, node == Tree::ROOT);
+            if kids.is_empty() || !tree.finish_expand(node, &kids) {
+                break;
+            }
+        }
+        let Some(child) = select(tree, node, root.equivalence) else {
+            break;
+        };
+        tree.node(child).add_visit();
+        s.path.push(child);
+        match tree.node(child).mv() {
+            Move::Pass => {
+                board.pass();
+                passes += 1;
+            }
+            Move::Play(p) => {
+                s.note_first(p, color, depth);
+                board.play(p, color);
+                stone_diff += if color == Color::Black { 1 } else { -1 };
+                passes = 0;
+            }
+        }
+        color = color.opponent();
+        node = child;
+        depth += 1;
+        if passes >= 2 {
+            break;
+        }
+    }
+    // Finish the game with the heavy policy, noting first plays for AMAF.
+    let mut index = depth;
+    let cap = playout::move_cap(board.size());
+    let mut moves = 0;
+    let mut playout_passes = 0;
+    while playout_passes < 2 && moves < cap {
+        match policy::playout_move(&board, color, &mut s.rng) {
+            Some(p) => {
+                s.note_first(p, color, index);
+                board.play(p, color);
+                stone_diff += if color == Color::Black { 1 } else { -1 };
+                playout_passes = 0;
+            }
+            None => {
+                board.pass();
+                playout_passes += 1;
+            }
+        }
+        moves += 1;
+        index += 1;
+        color = color.opponent();
+    }
+    let black = root.black_value(&board, stone_diff);
+    ownership.add(&board);
+    // Back up: a node's value is for the player who made its move.
+    for (d, &i) in s.path.iter().enumerate() {
+        let mover = if d % 2 == 1 {
+            root.color
+        } else {
+            root.color.opponent()
+        };
+        let v = if mover == Color::Black {
+            black
+        } else {
+            1.0 - black
+        };
+        tree.node(i).add_value(v);
+        // AMAF: children of this node whose move the child's mover played first, later on.
+        let child_mover = mover.opponent();
+        let cv = 1.0 - v;
+        for c in tree.children(i) {
+            if let Move::Play(p) = tree.node(c).mv() {
+                let k = p.idx();
+                if s.first_gen[k] == s.generation
+                    && s.first_color[k] == child_mover as u8
+                    && s.first_index[k] as usize >= d
+                {
+                    tree.node(c).add_amaf(cv);
+                }
+            }
+        }
+    }
+}

@@ -63,6 +63,32 @@ pub fn light_playout(board: &mut Board, mut color: Color, rng: &mut fastrand::Rn
     }
 }
 
+/// Plays a heavy-policy playout (see [`super::policy`]) on `board` with `color` to move, until
+/// two passes or the cap.
+pub fn heavy_playout(board: &mut Board, mut color: Color, rng: &mut fastrand::Rng) -> Playout {
+    let cap = move_cap(board.size());
+    let mut moves = 0;
+    let mut passes = 0;
+    while passes < 2 && moves < cap {
+        match super::policy::playout_move(board, color, rng) {
+            Some(p) => {
+                board.play(p, color);
+                passes = 0;
+            }
+            None => {
+                board.pass();
+                passes += 1;
+            }
+        }
+        moves += 1;
+        color = color.opponent();
+    }
+    Playout {
+        moves,
+        area_margin: area_margin(board),
+    }
+}
+
 /// Black's area minus White's on a finished playout board: stones, plus empty points whose
 /// neighbours are all one colour. (Playouts end with every region filled down to eyes, so
 /// this is the area count without a flood fill.)

@@ -1,0 +1,331 @@
+//! The heavy playout policy and the prior knowledge given to new tree nodes.
+//!
+//! Playout moves, in the MoGo tradition: capture the group the last move left in atari; save an
+//! own group the last move put in atari (when the escape gains liberties); play a good-shape 3×3
+//! pattern reply next to the last move; otherwise a uniformly random legal move that neither
+//! fills an own eye nor puts a group of two or more stones in atari. Priors reward the same
+//! tactical signs on expansion, so the tree starts from sensible moves.
+
+use crate::board::{Board, Cell, Color, Move, Point};
+use std::sync::OnceLock;
+
+/// 3×3 shapes around an empty centre, from the mover's side: `X` mover, `O` opponent, `.`
+/// empty, `#` off board, `?` anything, `x` not the mover's stone (empty or opponent), `o` not the
+/// opponent's. Rows top to bottom. Each is matched in all 8 orientations and for either colour.
+const PATTERNS: [&str; 13] = [
+    "XOX...???", // hane that encloses
+    "XO....?.?", // hane that leaves no cut
+    "XO?X..x.?", // bending hane (magari)
+    ".O.X.....", // attachment on the diagonal
+    "XO?O.o?o?", // cut that cannot be prevented
+    "XO?O.X???", // cut after a peep
+    "?X?O.Oooo", // pushing through (de)
+    "OX?o.O???", // cutting a knight's move
+    "X.?O.?###", // chasing along the edge
+    "OX?X.O###", // blocking a cut on the edge
+    "?X?x.O###", // blocking a connection on the edge
+    "?XOx.x###", // drop to the edge (sagari)
+    "?OXX.O###", // cut on the edge
+];
+
+/// Which of the 65 536 neighbourhood codes match a pattern.
+fn pattern_table() -> &'static [bool] {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    TABLE.get_or_init(build_pattern_table)
+}
+
+/// Neighbourhood order used in codes: NW, N, NE, W, E, SW, S, SE (2 bits each, `Cell` values).
+fn build_pattern_table() -> Vec<bool> {
+    let mut table = vec![false; 1 << 16];
+    // Pattern string positions (row-major 3×3, centre 4) of each code slot.
+    const SLOTS: [usize; 8] = [0, 1, 2, 3, 5, 6, 7, 8];
+    for pat in PATTERNS {
+        let grid: Vec<char> = pat.chars().collect();
+        for sym in 0..8 {
+            let g = transform(&grid, sym);
+            for mover in [Cell::Black, Cell::White] {
+                let opp = if mover == Cell::Black {
+                    Cell::White
+                } else {
+                    Cell::Black
+                };
+                let options: Vec<Vec<u8>> = SLOTS
+                    .iter()
+                    .map(|&s| match g[s] {
+                        'X' => vec![mover as u8],
+                        'O' => vec![opp as u8],
+                        '.' => vec![Cell::Empty as u8],
+                        '#' => vec![Cell::Wall as u8],
+                        'x' => vec![Cell::Empty as u8, opp as u8],
+                        'o' => vec![Cell::Empty as u8, mover as u8],
+                        _ => vec![0, 1, 2, 3],
+                    })
+                    .collect();
+                expand(&options, 0, 0, &mut table);
+            }
+        }
+    }
+    table
+}
+
+fn expand(options: &[Vec<u8>], slot: usize, code: usize, table: &mut [bool]) {
+    if slot == options.len() {
+        table[code] = true;
+        return;
+    }
+    for &v in &options[slot] {
+        expand(options, slot + 1, code | (v as usize) << (2 * slot), table);
+    }
+}
+
+/// One of the 8 symmetries of a 3×3 grid.
+fn transform(g: &[char], sym: usize) -> Vec<char> {
+    let mut out = vec!['?'; 9];
+    for r in 0..3 {
+        for c in 0..3 {
+            let (mut rr, mut cc) = (r, c);
+            if sym & 1 != 0 {
+                cc = 2 - cc;
+            }
+            if sym & 2 != 0 {
+                rr = 2 - rr;
+            }
+            if sym & 4 != 0 {
+                std::mem::swap(&mut rr, &mut cc);
+            }
+            out[rr * 3 + cc] = g[r * 3 + c];
+        }
+    }
+    out
+}
+
+/// The neighbourhood code of `p` (see [`build_pattern_table`]).
+#[inline]
+fn code(board: &Board, p: Point) -> usize {
+    let [nw, ne, sw, se] = board.diagonals(p);
+    let [n, w, e, s] = board.neighbours(p);
+    let mut code = 0usize;
+    for (i, q) in [nw, n, ne, w, e, sw, s, se].into_iter().enumerate() {
+        code |= (board.cell(q) as usize) << (2 * i);
+    }
+    code
+}
+
+/// Whether empty `p` is a good-shape 3×3 reply point.
+#[inline]
+pub fn matches_pattern(board: &Board, p: Point) -> bool {
+    pattern_table()[code(board, p)]
+}
+
+/// Whether playing `p` for `c` would leave a group of two or more stones in atari without
+/// capturing: the self-atari that playouts refuse.
+#[inline]
+fn is_big_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    if board.liberties_after(p, c) > 1 {
+        return false;
+    }
+    board
+        .neighbours(p)
+        .iter()
+        .any(|&n| board.color(n) == Some(c))
+}
+
+/// Whether `p` captures an opponent group of `c`'s.
+#[inline]
+fn captures(board: &Board, p: Point, c: Color) -> bool {
+    board
+        .neighbours(p)
+        .iter()
+        .any(|&n| board.color(n) == Some(c.opponent()) && board.liberties(n) == 1)
+}
+
+/// Whether `p` is the liberty of an own group in atari and playing it gains liberties.
+#[inline]
+fn escapes(board: &Board, p: Point, c: Color) -> bool {
+    board
+        .neighbours(p)
+        .iter()
+        .any(|&n| board.color(n) == Some(c) && board.liberties(n) == 1)
+        && board.liberties_after(p, c) >= 2
+}
+
+/// The tactical reply to the last move, if any: capture it, save what it put in atari, or a
+/// pattern reply next to it.
+#[inline]
+fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+    let Move::Play(last) = board.last_moves().0 else {
+        return None;
+    };
+    if board.color(last) != Some(c.opponent()) {
+        return None;
+    }
+    if let Some(l) = board.atari_liberty(last) {
+        if board.is_legal(l, c) {
+            return Some(l);
+        }
+    }
+    for n in board.neighbours(last) {
+        if board.color(n) == Some(c) {
+            if let Some(l) = board.atari_liberty(n) {
+                if board.is_legal(l, c) && board.liberties_after(l, c) >= 2 {
+                    return Some(l);
+                }
+            }
+        }
+    }
+    let mut candidates = [Point::NONE; 8];
+    let mut k = 0;
+    for q in board.neighbourhood(last) {
+        if board.is_empty(q)
+            && matches_pattern(board, q)
+            && board.is_legal(q, c)
+            && !is_big_self_atari(board, q, c)
+            && !board.is_eye(q, c)
+        {
+            candidates[k] = q;
+            k += 1;
+        }
+    }
+    (k > 0).then(|| candidates[rng.usize(..k)])
+}
+
+/// A uniformly random legal move that fills no own eye and is no big self-atari.
+#[inline]
+fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let start = rng.usize(..n);
+    empties[start..]
+        .iter()
+        .chain(empties[..start].iter())
+        .copied()
+        .find(|&p| !board.is_eye(p, c) && board.is_legal(p, c) && !is_big_self_atari(board, p, c))
+}
+
+/// The heavy policy's move for `c`, or `None` (pass).
+#[inline]
+pub fn playout_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+    reply_to_last(board, c, rng).or_else(|| random_move(board, c, rng))
+}
+
+/// How much prior experience a new node gets, and at what value.
+#[derive(Copy, Clone, Debug)]
+pub struct Prior {
+    pub visits: u32,
+    pub value: f64,
+}
+
+/// Prior knowledge for `c` playing `mv` on `board` (equivalent experience: virtual visits and
+/// their value sum). Moves that fill an own eye are not offered at all; see [`worth_trying`].
+pub fn prior(board: &Board, c: Color, mv: Move) -> Prior {
+    let base = 10u32;
+    let (mut visits, mut wins) = (base, base as f64 * 0.5);
+    let mut add = |n: u32, w: f64| {
+        visits += n;
+        wins += w;
+    };
+    let p = match mv {
+        Move::Pass => {
+            // Passing is worth little until the search shows otherwise.
+            return Prior {
+                visits: base,
+                value: base as f64 * 0.1,
+            };
+        }
+        Move::Play(p) => p,
+    };
+    let size = board.size();
+    let (col, row) = board.coords(p);
+    let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+    let tactical = captures(board, p, c) || escapes(board, p, c);
+    if captures(board, p, c) {
+        add(20, 20.0);
+    }
+    if escapes(board, p, c) {
+        add(20, 20.0);
+    }
+    if is_big_self_atari(board, p, c) || (board.liberties_after(p, c) == 1 && !tactical) {
+        add(20, 0.0);
+    }
+    if matches_pattern(board, p) {
+        add(10, 10.0);
+    }
+    if let (Move::Play(last), _) = board.last_moves() {
+        let (lc, lr) = board.coords(last);
+        let d = lc.abs_diff(col) + lr.abs_diff(row);
+        if d <= 2 {
+            add(10, 7.0);
+        }
+    }
+    if size >= 9 && !tactical {
+        if line == 0 {
+            add(20, 0.0);
+        } else if line == 2 && size >= 13 {
+            add(10, 8.0);
+        }
+    }
+    Prior {
+        visits,
+        value: wins,
+    }
+}
+
+/// Whether the tree should consider `p` for `c` at all: legal on the board and not the filling
+/// of an own eye.
+#[inline]
+pub fn worth_trying(board: &Board, p: Point, c: Color) -> bool {
+    !board.is_eye(p, c) && board.is_legal(p, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_match_in_every_orientation_and_colour() {
+        // A hane that encloses: Black X on both sides of White O, centre below O.
+        let mut b = Board::new(9).unwrap();
+        b.play(b.point(3, 3), Color::Black);
+        b.play(b.point(4, 3), Color::White);
+        b.play(b.point(5, 3), Color::Black);
+        assert!(matches_pattern(&b, b.point(4, 4)));
+        // The same shape rotated and with colours swapped.
+        let mut r = Board::new(9).unwrap();
+        r.play(r.point(3, 3), Color::White);
+        r.play(r.point(3, 4), Color::Black);
+        r.play(r.point(3, 5), Color::White);
+        assert!(matches_pattern(&r, r.point(4, 4)));
+        // An empty neighbourhood is no pattern.
+        let e = Board::new(9).unwrap();
+        assert!(!matches_pattern(&e, e.point(4, 4)));
+    }
+
+    #[test]
+    fn reply_captures_a_stone_in_atari() {
+        let mut b = Board::new(9).unwrap();
+        b.play(b.point(4, 3), Color::Black);
+        b.play(b.point(3, 4), Color::Black);
+        b.play(b.point(5, 4), Color::Black);
+        b.play(b.point(4, 4), Color::White);
+        let mut rng = fastrand::Rng::with_seed(1);
+        assert_eq!(
+            reply_to_last(&b, Color::Black, &mut rng),
+            Some(b.point(4, 5))
+        );
+    }
+
+    #[test]
+    fn priors_prefer_captures_over_self_atari() {
+        let mut b = Board::new(9).unwrap();
+        b.play(b.point(4, 3), Color::Black);
+        b.play(b.point(3, 4), Color::Black);
+        b.play(b.point(5, 4), Color::Black);
+        b.play(b.point(4, 4), Color::White);
+        let capture = prior(&b, Color::Black, Move::Play(b.point(4, 5)));
+        let quiet = prior(&b, Color::Black, Move::Play(b.point(1, 7)));
+        assert!(capture.value / capture.visits as f64 > quiet.value / quiet.visits as f64);
+    }
+}

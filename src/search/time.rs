@@ -1,0 +1,276 @@
+//! The game clock: what the controller said about time, and how long to think on a move.
+//!
+//! GTP's `time_settings` / `kgs-time_settings` set the system; `time_left` corrects our idea of
+//! the remaining time when a controller sends it; when none comes (gogui-twogtp never sends it),
+//! the clock keeps its own account from the time each move actually took. A move gets a share of
+//! the main time spread over the moves still expected, or a safe share of the byo-yomi period,
+//! always minus a lag margin, so that tengen never loses on time.
+
+use crate::board::Color;
+use std::time::Duration;
+
+/// A time system as GTP and KGS describe them.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum TimeSystem {
+    /// No time limit.
+    None,
+    /// One budget for the whole game.
+    Absolute { main: Duration },
+    /// Main time, then `stones` moves in every `period`.
+    Canadian {
+        main: Duration,
+        period: Duration,
+        stones: u32,
+    },
+    /// Main time, then `periods` periods of `period` each, one move per period.
+    Byoyomi {
+        main: Duration,
+        period: Duration,
+        periods: u32,
+    },
+}
+
+/// What one side has left.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Side {
+    main: Duration,
+    /// Time left in the current byo-yomi period (Canadian: for the stones left).
+    period: Duration,
+    /// Canadian: stones to play in this period; Japanese byo-yomi: periods left.
+    count: u32,
+    in_overtime: bool,
+}
+
+/// The clock of both sides.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    system: TimeSystem,
+    sides: [Side; 2],
+    /// Kept back from every allotment for communication lag.
+    pub lag_margin: Duration,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock::new(TimeSystem::None)
+    }
+}
+
+impl Clock {
+    pub fn new(system: TimeSystem) -> Clock {
+        let mut c = Clock {
+            system,
+            sides: [Side {
+                main: Duration::ZERO,
+                period: Duration::ZERO,
+                count: 0,
+                in_overtime: false,
+            }; 2],
+            lag_margin: Duration::from_millis(1000),
+        };
+        c.set_system(system);
+        c
+    }
+
+    pub fn system(&self) -> TimeSystem {
+        self.system
+    }
+
+    /// Sets the time system and gives both sides their full time.
+    pub fn set_system(&mut self, system: TimeSystem) {
+        self.system = system;
+        let side = match system {
+            TimeSystem::None => Side {
+                main: Duration::ZERO,
+                period: Duration::ZERO,
+                count: 0,
+                in_overtime: false,
+            },
+            TimeSystem::Absolute { main } => Side {
+                main,
+                period: Duration::ZERO,
+                count: 0,
+                in_overtime: false,
+            },
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => Side {
+                main,
+                period,
+                count: stones,
+                in_overtime: main.is_zero(),
+            },
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => Side {
+                main,
+                period,
+                count: periods,
+                in_overtime: main.is_zero(),
+            },
+        };
+        self.sides = [side; 2];
+    }
+
+    /// GTP `time_left COLOR TIME STONES`: `stones` = 0 while in main time; otherwise the
+    /// stones left in the Canadian period, or the periods left under Japanese byo-yomi.
+    pub fn time_left(&mut self, color: Color, left: Duration, stones: u32) {
+        let s = &mut self.sides[color.index()];
+        match self.system {
+            TimeSystem::None => {}
+            TimeSystem::Absolute { .. } => s.main = left,
+            TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } => {
+                if stones == 0 {
+                    s.main = left;
+                    s.in_overtime = false;
+                } else {
+                    s.main = Duration::ZERO;
+                    s.period = left;
+                    s.count = stones;
+                    s.in_overtime = true;
+                }
+            }
+        }
+    }
+
+    /// Books `used` against `color`'s clock, as the controller's clock would.
+    pub fn record_move(&mut self, color: Color, used: Duration) {
+        let system = self.system;
+        let s = &mut self.sides[color.index()];
+        match system {
+            TimeSystem::None => {}
+            TimeSystem::Absolute { .. } => s.main = s.main.saturating_sub(used),
+            TimeSystem::Canadian { period, stones, .. } => {
+                let mut used = used;
+                if !s.in_overtime {
+                    if used <= s.main {
+                        s.main -= used;
+                        return;
+                    }
+                    used -= s.main;
+                    s.main = Duration::ZERO;
+                    s.in_overtime = true;
+                    s.period = period;
+                    s.count = stones;
+                }
+                s.period = s.period.saturating_sub(used);
+                s.count = s.count.saturating_sub(1);
+                if s.count == 0 {
+                    s.period = period;
+                    s.count = stones;
+                }
+            }
+            TimeSystem::Byoyomi {
+                period, periods, ..
+            } => {
+                let mut used = used;
+                if !s.in_overtime {
+                    if used <= s.main {
+                        s.main -= used;
+                        return;
+                    }
+                    used -= s.main;
+                    s.main = Duration::ZERO;
+                    s.in_overtime = true;
+                    s.count = periods;
+                }
+                // Each whole period overrun costs one period.
+                let lost = (used.as_secs_f64() / period.as_secs_f64().max(1e-9)) as u32;
+                s.count = s.count.saturating_sub(lost).max(1);
+                s.period = period;
+            }
+        }
+    }
+
+    /// How long `color` may think on this move, or `None` when there is no limit. `moves_left`
+    /// is the number of own moves still expected in the game.
+    pub fn allotment(&self, color: Color, moves_left: u32) -> Option<Duration> {
+        let s = &self.sides[color.index()];
+        let spread = |main: Duration| main / moves_left.max(1);
+        let t = match self.system {
+            TimeSystem::None => return None,
+            TimeSystem::Absolute { .. } => spread(s.main),
+            TimeSystem::Canadian { period, stones, .. } => {
+                if s.in_overtime {
+                    s.period / s.count.max(1)
+                } else {
+                    // Main time spread, plus a fair share of the first period to come.
+                    spread(s.main) + period / (2 * stones.max(1))
+                }
+            }
+            TimeSystem::Byoyomi { period, .. } => {
+                if s.in_overtime {
+                    period.mul_f64(0.8)
+                } else {
+                    spread(s.main) + period.mul_f64(0.5)
+                }
+            }
+        };
+        let hard_cap = match self.system {
+            TimeSystem::Absolute { .. } => s.main,
+            TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } if s.in_overtime => s.period,
+            _ => s.main + s.period,
+        };
+        let t = t.min(hard_cap).saturating_sub(self.lag_margin);
+        Some(t.max(Duration::from_millis(20)))
+    }
+}
+
+/// Own moves still expected on a board of side `size` after `move_number` moves in all.
+pub fn expected_moves_left(size: usize, move_number: usize) -> u32 {
+    let total = (size * size) as f64 * 0.9; // a typical game length in moves, both sides
+    let left = (total - move_number as f64).max(0.0) / 2.0;
+    // Never plan as if the game were about to end: the end is uncertain.
+    (left.max(size as f64 * 1.5)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_time_is_spread_and_kept_under_the_limit() {
+        let mut c = Clock::new(TimeSystem::Absolute {
+            main: Duration::from_secs(300),
+        });
+        let a = c.allotment(Color::Black, 30).unwrap();
+        assert!(a < Duration::from_secs(10) && a > Duration::from_secs(8));
+        c.time_left(Color::Black, Duration::from_secs(2), 0);
+        let a = c.allotment(Color::Black, 30).unwrap();
+        assert!(a < Duration::from_secs(1));
+    }
+
+    #[test]
+    fn canadian_overtime_divides_the_period() {
+        let mut c = Clock::new(TimeSystem::Canadian {
+            main: Duration::ZERO,
+            period: Duration::from_secs(60),
+            stones: 10,
+        });
+        assert_eq!(c.allotment(Color::White, 40), Some(Duration::from_secs(5)));
+        c.time_left(Color::White, Duration::from_secs(30), 2);
+        assert_eq!(c.allotment(Color::White, 40), Some(Duration::from_secs(14)));
+    }
+
+    #[test]
+    fn own_accounting_enters_overtime() {
+        let mut c = Clock::new(TimeSystem::Byoyomi {
+            main: Duration::from_secs(10),
+            period: Duration::from_secs(5),
+            periods: 3,
+        });
+        c.record_move(Color::Black, Duration::from_secs(11));
+        let a = c.allotment(Color::Black, 40).unwrap();
+        assert_eq!(a, Duration::from_secs(3));
+        // White is still in main time: 10 s over 40 moves, half a period, less the margin.
+        assert_eq!(
+            c.allotment(Color::White, 40),
+            Some(Duration::from_millis(1750))
+        );
+        assert_eq!(Clock::default().allotment(Color::Black, 10), None);
+    }
+}

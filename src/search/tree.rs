@@ -1,0 +1,329 @@
+//! The search tree: nodes in an arena, addressed by index, with statistics that several workers
+//! update at once through atomics.
+//!
+//! Invariants: a node's children are contiguous in the arena (`first_child .. first_child +
+//! child_count`) and are published by storing `state = EXPANDED` after they are written, so a
+//! reader that sees EXPANDED sees them whole. Statistics are sums of values in `[0, 1]` scaled by
+//! [`SCALE`], always from the point of view of the player who made the node's move. The arena is
+//! a fixed table of lazily allocated chunks: it never moves, so nodes can be shared by reference,
+//! and once its budget is used up expansion simply stops and the search goes on from the leaves.
+
+use crate::board::{Move, Point};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+/// Fixed-point scale of node values: a win adds `SCALE`, a loss 0.
+pub const SCALE: f64 = 65536.0;
+
+const CHUNK_BITS: usize = 14;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+const UNEXPANDED: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// A node: the move that leads to it and what the search has learnt about it.
+#[derive(Default)]
+pub struct Node {
+    /// The move as a point index; 0 means pass.
+    mv: AtomicU32,
+    state: AtomicU8,
+    first_child: AtomicU32,
+    child_count: AtomicU32,
+    visits: AtomicU32,
+    value: AtomicU64,
+    amaf_visits: AtomicU32,
+    amaf_value: AtomicU64,
+    /// Prior knowledge as virtual experience: visits and value sum, set before publication.
+    prior_visits: AtomicU32,
+    prior_value: AtomicU64,
+}
+
+/// A snapshot of a node's statistics.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Stats {
+    pub visits: u32,
+    pub value: f64,
+    pub amaf_visits: u32,
+    pub amaf_value: f64,
+    pub prior_visits: u32,
+    pub prior_value: f64,
+}
+
+impl Stats {
+    /// Mean value of real playouts through the node, or `None` before any.
+    pub fn mean(&self) -> Option<f64> {
+        (self.visits > 0).then(|| self.value / self.visits as f64)
+    }
+}
+
+impl Node {
+    pub fn mv(&self) -> Move {
+        match self.mv.load(Relaxed) {
+            0 => Move::Pass,
+            p => Move::Play(Point(p as u16)),
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        Stats {
+            visits: self.visits.load(Relaxed),
+            value: self.value.load(Relaxed) as f64 / SCALE,
+            amaf_visits: self.amaf_visits.load(Relaxed),
+            amaf_value: self.amaf_value.load(Relaxed) as f64 / SCALE,
+            prior_visits: self.prior_visits.load(Relaxed),
+            prior_value: self.prior_value.load(Relaxed) as f64 / SCALE,
+        }
+    }
+
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(std::sync::atomic::Ordering::Acquire) == EXPANDED
+    }
+
+    /// Counts a visit before the playout's result is known: the virtual loss that keeps other
+    /// workers off a line already being explored.
+    #[inline]
+    pub fn add_visit(&self) {
+        self.visits.fetch_add(1, Relaxed);
+    }
+
+    /// Adds a playout's value (in `[0, 1]`, for this node's mover).
+    #[inline]
+    pub fn add_value(&self, v: f64) {
+        self.value.fetch_add((v * SCALE) as u64, Relaxed);
+    }
+
+    #[inline]
+    pub fn add_amaf(&self, v: f64) {
+        self.amaf_visits.fetch_add(1, Relaxed);
+        self.amaf_value.fetch_add((v * SCALE) as u64, Relaxed);
+    }
+
+    fn reset(&self, mv: Move, prior_visits: u32, prior_value: f64) {
+        self.mv.store(move_code(mv), Relaxed);
+        self.state.store(UNEXPANDED, Relaxed);
+        self.first_child.store(0, Relaxed);
+        self.child_count.store(0, Relaxed);
+        self.visits.store(0, Relaxed);
+        self.value.store(0, Relaxed);
+        self.amaf_visits.store(0, Relaxed);
+        self.amaf_value.store(0, Relaxed);
+        self.prior_visits.store(prior_visits, Relaxed);
+        self.prior_value
+            .store((prior_value * SCALE) as u64, Relaxed);
+    }
+
+    fn copy_stats_from(&self, other: &Node) {
+        self.visits.store(other.visits.load(Relaxed), Relaxed);
+        self.value.store(other.value.load(Relaxed), Relaxed);
+        self.amaf_visits
+            .store(other.amaf_visits.load(Relaxed), Relaxed);
+        self.amaf_value
+            .store(other.amaf_value.load(Relaxed), Relaxed);
+        self.prior_visits
+            .store(other.prior_visits.load(Relaxed), Relaxed);
+        self.prior_value
+            .store(other.prior_value.load(Relaxed), Relaxed);
+    }
+}
+
+fn move_code(mv: Move) -> u32 {
+    match mv {
+        Move::Pass => 0,
+        Move::Play(p) => p.0 as u32,
+    }
+}
+
+/// A child to create at expansion: its move and prior experience.
+#[derive(Copy, Clone, Debug)]
+pub struct NewChild {
+    pub mv: Move,
+    pub prior_visits: u32,
+    pub prior_value: f64,
+}
+
+/// The arena. Node 0 is the root.
+pub struct Tree {
+    chunks: Box<[OnceLock<Box<[Node]>>]>,
+    capacity: usize,
+    used: AtomicUsize,
+}
+
+impl Tree {
+    /// A tree with room for `capacity` nodes (at least a root and one full expansion).
+    pub fn new(capacity: usize) -> Tree {
+        let capacity = capacity.max(1024);
+        let n_chunks = capacity.div_ceil(CHUNK);
+        let chunks = (0..n_chunks).map(|_| OnceLock::new()).collect();
+        let t = Tree {
+            chunks,
+            capacity,
+            used: AtomicUsize::new(1),
+        };
+        t.node(0).reset(Move::Pass, 0, 0.0);
+        t
+    }
+
+    /// How many nodes fit in `megabytes` of memory.
+    pub fn capacity_for(megabytes: usize) -> usize {
+        megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Node>()
+    }
+
+    #[inline]
+    pub fn node(&self, i: u32) -> &Node {
+        let i = i as usize;
+        let chunk = self.chunks[i >> CHUNK_BITS]
+            .get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
+        &chunk[i & (CHUNK - 1)]
+    }
+
+    pub const ROOT: u32 = 0;
+
+    pub fn root(&self) -> &Node {
+        self.node(Self::ROOT)
+    }
+
+    /// Nodes in use.
+    pub fn len(&self) -> usize {
+        self.used.load(Relaxed).min(self.capacity)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether the memory budget is used up.
+    pub fn is_full(&self) -> bool {
+        self.used.load(Relaxed) >= self.capacity
+    }
+
+    /// The children of an expanded node, as a range of indices.
+    #[inline]
+    pub fn children(&self, i: u32) -> std::ops::Range<u32> {
+        let n = self.node(i);
+        if !n.is_expanded() {
+            return 0..0;
+        }
+        let first = n.first_child.load(Relaxed);
+        first..first + n.child_count.load(Relaxed)
+    }
+
+    /// Claims the right to expand node `i`; only one worker wins.
+    pub fn try_begin_expand(&self, i: u32) -> bool {
+        self.node(i)
+            .state
+            .compare_exchange(
+                UNEXPANDED,
+                EXPANDING,
+                std::sync::atomic::Ordering::Acquire,
+                Relaxed,
+            )
+            .is_ok()
+    }
+
+    /// Writes the children of node `i` (whose expansion this worker claimed) and publishes them.
+    /// Returns false, leaving the node a leaf for good, when the budget is used up.
+    pub fn finish_expand(&self, i: u32, children: &[NewChild]) -> bool {
+        let n = children.len();
+        let first = self.used.fetch_add(n, Relaxed);
+        if first + n > self.capacity || first + n > u32::MAX as usize {
+            // Leave it EXPANDING: nobody will try again, and the node stays a leaf.
+            return false;
+        }
+        for (k, c) in children.iter().enumerate() {
+            self.node((first + k) as u32)
+                .reset(c.mv, c.prior_visits, c.prior_value);
+        }
+        let node = self.node(i);
+        node.first_child.store(first as u32, Relaxed);
+        node.child_count.store(n as u32, Relaxed);
+        node.state
+            .store(EXPANDED, std::sync::atomic::Ordering::Release);
+        true
+    }
+
+    /// The child of node `i` reached by `mv`, if expanded.
+    pub fn child_by_move(&self, i: u32, mv: Move) -> Option<u32> {
+        self.children(i).find(|&c| self.node(c).mv() == mv)
+    }
+
+    /// A new tree holding only the subtree under node `i`, which becomes the root: the tree kept
+    /// for the next move. Nodes beyond `capacity` are dropped (their parents become leaves).
+    pub fn subtree(&self, i: u32, capacity: usize) -> Tree {
+        let out = Tree::new(capacity);
+        out.root().copy_stats_from(self.node(i));
+        out.root().mv.store(self.node(i).mv.load(Relaxed), Relaxed);
+        // Breadth-first copy: (old index, new index).
+        let mut queue = std::collections::VecDeque::from([(i, Tree::ROOT)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let kids = self.children(old);
+            if kids.is_empty() {
+                continue;
+            }
+            let n = kids.len();
+            let first = out.used.fetch_add(n, Relaxed);
+            if first + n > out.capacity {
+                out.used.fetch_sub(n, Relaxed);
+                continue;
+            }
+            for (k, c) in kids.enumerate() {
+                let dst = out.node((first + k) as u32);
+                let src = self.node(c);
+                dst.reset(src.mv(), 0, 0.0);
+                dst.copy_stats_from(src);
+                queue.push_back((c, (first + k) as u32));
+            }
+            let node = out.node(new);
+            node.first_child.store(first as u32, Relaxed);
+            node.child_count.store(n as u32, Relaxed);
+            node.state.store(EXPANDED, Relaxed);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansion_is_claimed_once_and_published() {
+        let t = Tree::new(2048);
+        assert!(t.try_begin_expand(Tree::ROOT));
+        assert!(!t.try_begin_expand(Tree::ROOT));
+        let kids: Vec<NewChild> = (1..=3)
+            .map(|p| NewChild {
+                mv: Move::Play(Point(p)),
+                prior_visits: 10,
+                prior_value: 5.0,
+            })
+            .collect();
+        assert!(t.finish_expand(Tree::ROOT, &kids));
+        assert_eq!(t.children(Tree::ROOT).len(), 3);
+        let c = t.child_by_move(Tree::ROOT, Move::Play(Point(2))).unwrap();
+        t.node(c).add_visit();
+        t.node(c).add_value(1.0);
+        let sub = t.subtree(c, 2048);
+        assert_eq!(sub.root().stats().visits, 1);
+        assert_eq!(sub.root().stats().prior_visits, 10);
+    }
+
+    #[test]
+    fn a_full_arena_stops_growing() {
+        let t = Tree::new(1024);
+        let kids: Vec<NewChild> = (0..2000)
+            .map(|p| NewChild {
+                mv: Move::Play(Point(p as u16 + 1)),
+                prior_visits: 0,
+                prior_value: 0.0,
+            })
+            .collect();
+        assert!(t.try_begin_expand(Tree::ROOT));
+        assert!(!t.finish_expand(Tree::ROOT, &kids));
+        assert!(t.children(Tree::ROOT).is_empty());
+    }
+}
