@@ -361,7 +361,7 @@ impl Player {
     }
 
     /// The legal root moves for `color`: the game's own legality (superko included), minus own
-    /// eye fills (kept only when nothing else is legal).
+    /// eye fills.
     fn root_moves(game: &Game, color: Color, allow_pass: bool) -> Vec<Move> {
         let board = game.board();
         let mut moves: Vec<Move> = board
@@ -379,8 +379,15 @@ impl Player {
             .copied()
             .filter(|&mv| !matches!(mv, Move::Play(p) if board.is_eye(p, color)))
             .collect();
-        let mut moves = if no_eyes.is_empty() { moves } else { no_eyes };
-        if allow_pass && game.is_legal(color, Move::Pass) {
+        let pass = allow_pass && game.is_legal(color, Move::Pass);
+        // Filling an own eye is never better than passing; only where passing is not allowed
+        // (the pre-judgement opening) may it be the least bad move.
+        let mut moves = if no_eyes.is_empty() && !pass {
+            moves
+        } else {
+            no_eyes
+        };
+        if pass {
             moves.push(Move::Pass);
         }
         moves

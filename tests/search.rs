@@ -1,0 +1,217 @@
+//! The player in positions whose right move a Go player knows: captures and escapes that decide
+//! the game, eyes it must not fill, the vital point of an eye shape, passing at the end under
+//! each ruleset, and reproducible searches.
+
+use tengen::board::{Color, Move, Point};
+use tengen::game::Game;
+use tengen::rules::{HalfPoints, Rules};
+use tengen::search::{Config, Decision, Player};
+
+/// A position from rows of `X` (Black), `O` (White) and `.`, top row first, set up as stones.
+fn position(rows: &[&str], rules: Rules) -> Game {
+    let mut g = Game::new(rows.len(), rules).unwrap();
+    let b = g.board().clone();
+    let mut stones = Vec::new();
+    for (r, line) in rows.iter().enumerate() {
+        for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let color = match ch {
+                'X' => Color::Black,
+                'O' => Color::White,
+                _ => continue,
+            };
+            stones.push((b.point(c, r), Some(color)));
+        }
+    }
+    g.setup(&stones).unwrap();
+    g
+}
+
+fn player(playouts: u64, seed: u64) -> Player {
+    Player::new(Config {
+        threads: 1,
+        playouts: Some(playouts),
+        seed: Some(seed),
+        resign: None,
+        max_memory_mb: 256,
+        ..Config::default()
+    })
+}
+
+fn at(g: &Game, col: usize, row: usize) -> Move {
+    Move::Play(g.board().point(col, row))
+}
+
+#[test]
+fn captures_the_group_in_atari_that_decides_the_game() {
+    let rows = [
+        ".........",
+        ".........",
+        "..XXXXX..",
+        "..OOOOOX.",
+        "..XXXXX..",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    for rules in [Rules::chinese(), Rules::japanese()] {
+        let g = position(&rows, rules);
+        let d = player(3000, 1).genmove(&g, Color::Black, false);
+        assert_eq!(d, Decision::Play(at(&g, 1, 3)), "{}", rules.name);
+    }
+}
+
+#[test]
+fn saves_its_own_big_group_in_atari() {
+    let rows = [
+        ".........",
+        ".........",
+        ".........",
+        ".......X.",
+        "..OOOO...",
+        ".OXXXX...",
+        "..OOOO...",
+        ".......X.",
+        ".........",
+    ];
+    for rules in [Rules::chinese(), Rules::japanese()] {
+        let g = position(&rows, rules);
+        let d = player(3000, 2).genmove(&g, Color::Black, false);
+        assert_eq!(d, Decision::Play(at(&g, 6, 5)), "{}", rules.name);
+    }
+}
+
+#[test]
+fn plays_the_vital_point_of_a_straight_three() {
+    // Black's group lives only with the middle point of its straight three; White's group
+    // around it has many eyes; with komi -50 Black's life decides the game.
+    let rows = [
+        ".O.O.O.O.",
+        "OOOOOOOOO",
+        "O.O.O.O.O",
+        "OOOOOOOOO",
+        ".O.O.O.O.",
+        "OOOOOO.O.",
+        "XXXXXOOOO",
+        "X...XO.O.",
+        "XXXXXOO.O",
+    ];
+    let mut g = position(&rows, Rules::chinese());
+    g.set_komi(HalfPoints::points(-50));
+    let d = player(5000, 3).genmove(&g, Color::Black, false);
+    assert_eq!(d, Decision::Play(at(&g, 2, 7)));
+    // And White, to move, kills it on the same point.
+    let d = player(5000, 4).genmove(&g, Color::White, false);
+    assert_eq!(d, Decision::Play(at(&g, 2, 7)));
+}
+
+#[test]
+fn never_fills_its_own_eye() {
+    // Black owns the whole board but for two eyes: the only moves are eye fills, so it passes.
+    let rows = [".XXXX", "XXXXX", "XXXXX", "XXXXX", "XXXX."];
+    let g = position(&rows, Rules::chinese());
+    let d = player(500, 5).genmove(&g, Color::Black, false);
+    assert_eq!(d, Decision::Play(Move::Pass));
+}
+
+/// A finished 9×9 game: Black walls off columns A–E, White F–J, no dame.
+const FINISHED: [&str; 9] = [
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+    "....XO...",
+];
+
+#[test]
+fn passes_at_the_end_of_a_finished_game_under_each_ruleset() {
+    for rules in [Rules::chinese(), Rules::japanese()] {
+        let mut g = position(&FINISHED, rules);
+        g.play(Color::White, Move::Pass).unwrap();
+        let d = player(2000, 6).genmove(&g, Color::Black, false);
+        assert_eq!(d, Decision::Play(Move::Pass), "{}", rules.name);
+    }
+    // Pre-judgement: the opening's four stones are part of the walls; then White passes.
+    let mut rows = FINISHED;
+    rows[0] = ".........";
+    rows[1] = ".........";
+    let mut g = position(&rows, Rules::prejudgement());
+    for (c, col, row) in [
+        (Color::White, 5, 0),
+        (Color::Black, 4, 0),
+        (Color::White, 5, 1),
+        (Color::Black, 4, 1),
+    ] {
+        let mv = at(&g, col, row);
+        g.play(c, mv).unwrap();
+    }
+    g.play(Color::White, Move::Pass).unwrap();
+    let d = player(2000, 7).genmove(&g, Color::Black, false);
+    assert_eq!(d, Decision::Play(Move::Pass), "prejudgement");
+}
+
+#[test]
+fn does_not_pass_while_losing_and_moves_remain() {
+    // White passed, but Black is behind on the board (komi 20): Black plays on rather than
+    // accept a lost count.
+    let mut g = position(&FINISHED, Rules::chinese());
+    g.set_komi(HalfPoints::points(20));
+    let rows_open = g.board().empty_points().len();
+    assert!(rows_open > 0);
+    g.play(Color::White, Move::Pass).unwrap();
+    let d = player(1000, 8).genmove(&g, Color::Black, false);
+    assert_ne!(d, Decision::Play(Move::Pass));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_move() {
+    let g = Game::new(9, Rules::chinese()).unwrap();
+    let a = player(1500, 42).genmove(&g, Color::Black, false);
+    let mut p = player(1500, 42);
+    let b = p.genmove(&g, Color::Black, false);
+    let c = p.genmove(&g, Color::Black, false);
+    assert_eq!(a, b);
+    assert_eq!(b, c);
+}
+
+#[test]
+fn tiny_budgets_still_give_legal_moves() {
+    let g = Game::new(19, Rules::japanese()).unwrap();
+    for playouts in [0, 1, 10] {
+        let mut p = Player::new(Config {
+            threads: 2,
+            playouts: Some(playouts),
+            max_memory_mb: 1,
+            ..Config::default()
+        });
+        match p.genmove(&g, Color::Black, false) {
+            Decision::Play(mv) => assert!(g.is_legal(Color::Black, mv)),
+            Decision::Resign => panic!("resigned on an empty board"),
+        }
+    }
+}
+
+#[test]
+fn dead_stones_are_judged_from_ownership() {
+    // A lone White stone inside Black's small finished area is dead; the walls are alive.
+    let rows = [
+        "..XO.....",
+        "..XO.....",
+        "..XO.....",
+        "..XO.....",
+        "O.XO.....",
+        "..XO.....",
+        "..XO.....",
+        "..XO.....",
+        "..XO.....",
+    ];
+    let g = position(&rows, Rules::chinese());
+    let mut p = player(0, 9);
+    let dead = p.dead_stones(&g);
+    let lone: Point = g.board().point(0, 4);
+    assert_eq!(dead, vec![lone], "ownership {:?}", p.ownership());
+}
