@@ -1,11 +1,16 @@
 //! `tengen bench`: playout speed, measured the way scripts can read it.
 //!
-//! Each measurement runs light playouts from the empty board for a fixed wall time on a given
-//! number of rayon workers and prints one line:
+//! Light playouts: uniformly random playouts from the empty board for a fixed wall time on a
+//! given number of rayon workers, one line each:
 //! `bench size=9 threads=1 playouts_per_s=… moves_per_s=… mean_moves=…`.
+//! Full search: the player's tree search with heavy playouts from the empty board, one line each:
+//! `bench search size=9 threads=1 playouts_per_s=…`.
 
 use crate::board::{Board, Color};
+use crate::game::Game;
+use crate::rules::Rules;
 use crate::search::playout::light_playout;
+use crate::search::{Config, Player};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -73,5 +78,32 @@ pub fn light_line(size: usize, threads: usize, r: &Rate) -> String {
         r.playouts_per_s(),
         r.moves_per_s(),
         r.mean_moves()
+    )
+}
+
+/// Runs the full search (tree and heavy playouts) from the empty `size` board on `threads`
+/// workers for `duration`.
+pub fn search_rate(size: usize, threads: usize, duration: Duration, seed: u64) -> Rate {
+    let game = Game::new(size, Rules::chinese()).expect("valid size");
+    let mut player = Player::new(Config {
+        threads,
+        seed: Some(seed),
+        ..Config::default()
+    });
+    let r = player.analyse(&game, Color::Black, None, Some(duration));
+    Rate {
+        playouts: r.playouts,
+        moves: 0,
+        seconds: r.seconds,
+    }
+}
+
+/// The line `tengen bench` prints for a full-search measurement.
+pub fn search_line(size: usize, threads: usize, r: &Rate) -> String {
+    format!(
+        "bench search size={} threads={} playouts_per_s={:.0}",
+        size,
+        threads,
+        r.playouts_per_s()
     )
 }

@@ -426,7 +426,7 @@ impl Player {
             [only] => Decision::Play(*only),
             _ => {
                 let limit = self.limits(game, color);
-                let best = self.search(game, color, moves, limit);
+                let best = self.search(game, color, moves, limit, true);
                 let value = self.report.value;
                 let resign = !cleanup && self.config.resign.is_some_and(|t| value < t);
                 let streak = &mut self.low_value_streak[color.index()];
@@ -466,6 +466,7 @@ impl Player {
         color: Color,
         moves: Vec<Move>,
         (max_playouts, max_time): (Option<u64>, Option<Duration>),
+        early_stop: bool,
     ) -> Move {
         let start = Instant::now();
         let root = Root::new(game, color, moves);
@@ -500,7 +501,7 @@ impl Player {
                 if local % 32 == 0 && ctx.index() == 0 {
                     let elapsed = start.elapsed();
                     if max_time.is_some_and(|t| elapsed >= t)
-                        || decided(&tree, total, elapsed, max_playouts, max_time)
+                        || (early_stop && decided(&tree, total, elapsed, max_playouts, max_time))
                     {
                         stop.store(true, Relaxed);
                     }
@@ -559,6 +560,23 @@ impl Player {
             }
         }
         best
+    }
+
+    /// Searches the position for `color` with the given budget and nothing else (no pass or
+    /// resign shortcuts, no early stop, no clock): for analysis and benchmarks. Returns the
+    /// search's report.
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        color: Color,
+        playouts: Option<u64>,
+        time: Option<Duration>,
+    ) -> &Report {
+        let moves = Self::root_moves(game, color, true);
+        if !moves.is_empty() {
+            self.search(game, color, moves, (playouts, time), false);
+        }
+        &self.report
     }
 
     /// The kept tree if it fits the position (following the opponent's reply), else a new one.
