@@ -1,27 +1,121 @@
-//! The `tengen` command line: subcommands for verification (`perft`) and speed (`bench`).
+//! The `tengen` command line: the GTP engine (the default action, `gtp`), engine-against-engine
+//! matches (`match`), and subcommands for verification (`perft`) and speed (`bench`).
+//!
+//! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 use tengen::game::Game;
-use tengen::rules::Rules;
+use tengen::gtp::{self, Engine, Options};
+use tengen::match_play::{self, MatchConfig};
+use tengen::rules::{HalfPoints, Rules};
+use tengen::search;
 
 #[derive(Parser)]
 #[command(
     name = "tengen",
     version,
-    about = "A Monte Carlo Go engine (GTP) for Japanese, Chinese and pre-judgement komi rules"
+    about = "A Monte Carlo Go engine (GTP) for Japanese, Chinese and pre-judgement komi rules",
+    long_about = "A Monte Carlo Go engine for Japanese, Chinese and pre-judgement komi rules.\n\n\
+        Without a subcommand it speaks GTP (version 2) on stdin and stdout, as GUIs (Sabaki, \
+        GoGui), servers and match tools expect; logs go to stderr."
 )]
 struct Cli {
     /// More log output on stderr (repeat for more); RUST_LOG overrides it.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// How the GTP engine plays.
+#[derive(Args, Clone, Default)]
+struct EngineArgs {
+    /// Ruleset: japanese (territory counting, basic ko, komi 6.5), chinese (area counting,
+    /// positional superko, komi 7.5) or prejudgement (White first, four free opening stones,
+    /// komi from the players' predictions) [default: chinese]
+    #[arg(long, value_parser = parse_rules)]
+    rules: Option<Rules>,
+    /// Komi: points added to White's count, any whole or half number (e.g. 7.5, 0, -3.5);
+    /// default: the ruleset's usual komi. The controller's `komi` command overrides it.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
+    komi: Option<HalfPoints>,
+    /// Board side at start-up, 2 to 25 (the controller's `boardsize` changes it) [default: 19]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=25))]
+    size: Option<u64>,
+    /// Search threads [default: all cores]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Playouts (simulated games) per move; with a game clock set by the controller, the clock
+    /// may stop a search earlier.
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
+    playouts: Option<u64>,
+    /// Seconds of thinking per move when the controller sets no clock [default: 2]
+    #[arg(long, value_parser = parse_seconds)]
+    time: Option<f64>,
+    /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Never resign: play every game to the end (by default tengen resigns a hopeless game).
+    #[arg(long)]
+    no_resign: bool,
+    /// Memory for the search tree, in megabytes [default: 1024]
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    max_memory: Option<u64>,
+}
+
+impl EngineArgs {
+    /// These flags, each filled from `outer` where not given here.
+    fn or(self, outer: EngineArgs) -> EngineArgs {
+        EngineArgs {
+            rules: self.rules.or(outer.rules),
+            komi: self.komi.or(outer.komi),
+            size: self.size.or(outer.size),
+            threads: self.threads.or(outer.threads),
+            playouts: self.playouts.or(outer.playouts),
+            time: self.time.or(outer.time),
+            seed: self.seed.or(outer.seed),
+            no_resign: self.no_resign || outer.no_resign,
+            max_memory: self.max_memory.or(outer.max_memory),
+        }
+    }
+
+    fn options(&self) -> Result<Options, String> {
+        if self.playouts.is_some() && self.time.is_some() {
+            return Err("--playouts and --time exclude each other".to_string());
+        }
+        let mut config = search::Config::default();
+        if let Some(t) = self.threads {
+            config.threads = t as usize;
+        }
+        config.playouts = self.playouts;
+        config.time = self.time.map(Duration::from_secs_f64);
+        config.seed = self.seed;
+        if self.no_resign {
+            config.resign = None;
+        }
+        if let Some(mb) = self.max_memory {
+            config.max_memory_mb = mb as usize;
+        }
+        Ok(Options {
+            rules: self.rules.unwrap_or(Rules::chinese()),
+            komi: self.komi,
+            size: self.size.unwrap_or(19) as usize,
+            search: config,
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Speak GTP on stdin/stdout (the default when no subcommand is given).
+    Gtp(EngineArgs),
+    /// Play engine-against-engine games over GTP and report the results with a confidence
+    /// interval.
+    Match(MatchArgs),
     /// Count the legal move sequences of a given length from the empty board (a pass is a move;
     /// two passes end the game; superko-illegal moves are not counted) and print the number.
     Perft {
@@ -35,7 +129,8 @@ enum Command {
         #[arg(long, default_value = "chinese", value_parser = parse_rules)]
         rules: Rules,
     },
-    /// Measure light-playout speed from the empty board: one line per board size and thread count.
+    /// Measure playout speed from the empty board, light playouts and full search: one line per
+    /// board size and thread count.
     Bench {
         /// Board sides to measure.
         #[arg(long, value_delimiter = ',', default_values_t = [9, 19])]
@@ -50,6 +145,61 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// `tengen match`: two engines (any GTP programs) play a series of games.
+#[derive(Args)]
+struct MatchArgs {
+    /// Command line of engine A, Black in the odd-numbered games (quote it: "prog --flag x").
+    #[arg(long)]
+    black: String,
+    /// Command line of engine B, White in the odd-numbered games; colours alternate each game.
+    #[arg(long)]
+    white: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: u64,
+    /// Board side, 2 to 25.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
+    size: u64,
+    /// Komi (points added to White); default: the ruleset's usual komi.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
+    komi: Option<HalfPoints>,
+    /// Ruleset the games are played and counted under: japanese or chinese (sent to engines that
+    /// list tengen-rules or kgs-rules; others must be started with matching rules).
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    rules: Rules,
+    /// Seconds per move, sent to the engines as byo-yomi (`time_settings 0 S 1`).
+    #[arg(long, value_parser = parse_seconds)]
+    time: Option<f64>,
+    /// Seconds an engine may take to answer any command before it loses on time
+    /// [default: 3 × --time + 5, or 120 without --time]
+    #[arg(long, value_parser = parse_seconds)]
+    move_timeout: Option<f64>,
+    /// Moves after which a game is stopped and counted as it stands [default: 3 × size²]
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Directory for one SGF record per game (created if missing).
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: Option<std::path::PathBuf>,
+    /// Command line of a GTP engine that replays every game and gives its `final_score`;
+    /// disagreements with tengen's own count are reported.
+    #[arg(long, value_name = "CMD")]
+    referee: Option<String>,
+    /// Seed for tengen's own dead-stone judgement at the end of each game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn parse_komi(s: &str) -> Result<HalfPoints, String> {
+    gtp::parse_komi(s).map_err(|e| e.trim_start_matches("syntax error: ").to_string())
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1.0e6 => Ok(v),
+        _ => Err(format!("'{}' is not a positive number of seconds", s)),
+    }
 }
 
 fn parse_rules(s: &str) -> Result<Rules, String> {
@@ -69,6 +219,39 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     match cli.command {
+        None => return run_gtp(cli.engine),
+        Some(Command::Gtp(args)) => return run_gtp(args.or(cli.engine)),
+        Some(Command::Match(m)) => {
+            if m.rules.opening_placements > 0 {
+                eprintln!(
+                    "tengen match: --rules {} is not supported yet (its prediction protocol \
+                     between engines is not defined); use japanese or chinese",
+                    m.rules.name
+                );
+                return ExitCode::from(2);
+            }
+            let config = MatchConfig {
+                black: m.black,
+                white: m.white,
+                games: m.games as usize,
+                size: m.size as usize,
+                komi: m.komi.unwrap_or(m.rules.default_komi),
+                rules: m.rules,
+                time: m.time.map(Duration::from_secs_f64),
+                move_timeout: m.move_timeout.map(Duration::from_secs_f64),
+                max_moves: m.max_moves,
+                sgf_dir: m.sgf_dir,
+                referee: m.referee,
+                seed: m.seed,
+            };
+            return match match_play::run(&config, &mut std::io::stdout()) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tengen match: {}", e);
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Some(Command::Perft { size, depth, rules }) => {
             let Some(game) = Game::new(size, rules) else {
                 eprintln!("tengen: board size must be 2 to 25");
@@ -108,12 +291,41 @@ fn main() -> ExitCode {
                     println!("{}", tengen::bench::light_line(size, t, &r));
                 }
             }
-        }
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help().ok();
-            println!();
+            for &size in &sizes {
+                for &t in &threads {
+                    let r = tengen::bench::search_rate(size, t, duration, seed);
+                    println!("{}", tengen::bench::search_line(size, t, &r));
+                }
+            }
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Serves GTP on stdin/stdout with the engine the flags describe.
+fn run_gtp(args: EngineArgs) -> ExitCode {
+    let options = match args.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tengen: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(engine) = Engine::new(&options) else {
+        eprintln!("tengen: board size must be 2 to 25");
+        return ExitCode::from(2);
+    };
+    log::info!(
+        "GTP engine ready: rules {}, size {}, {} threads",
+        options.rules.name,
+        options.size,
+        options.search.threads
+    );
+    match gtp::serve(engine, std::io::stdin(), std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            log::error!("GTP output failed: {}", e);
+            ExitCode::FAILURE
+        }
+    }
 }

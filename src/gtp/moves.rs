@@ -1,0 +1,152 @@
+//! Moves: `play`, `undo`, and the moves the player chooses (`genmove`, `kgs-genmove_cleanup`,
+//! `reg_genmove`).
+//!
+//! GTP lets either colour move at any time, several times in a row, and pass; the game checks
+//! everything the ruleset forbids (occupied points, suicide, ko, superko, the pre-judgement
+//! opening order) and refuses without changing anything, which becomes `? illegal move: reason`.
+//!
+//! Handicap sent as moves: controllers that do not use `set_free_handicap` (Sabaki without it,
+//! OGS, GoGui's fallback) send the handicap as several `play B` in a row. When White is about to
+//! make the first White move and the record so far is two or more Black stones on an empty
+//! board, those stones are taken as handicap stones, so that counting, the search and the SGF
+//! treat them as handicap (under area rules White is owed a point per stone).
+
+use super::{arity, format_move, parse_color, parse_vertex, Engine, Reply, VertexError};
+use crate::board::{Color, Move};
+use crate::game::{Game, GameError};
+use crate::search::Decision;
+
+pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("play", args, 2, 2)?;
+    let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
+    let mv = match parse_vertex(args[1], engine.game.board()) {
+        Ok(mv) => mv,
+        Err(VertexError::Malformed) => return Err(format!("syntax error: bad vertex {}", args[1])),
+        Err(VertexError::OffBoard) => return Err("illegal move: off board".to_string()),
+    };
+    play_move(engine, color, mv).map(|_| String::new())
+}
+
+/// Plays a move on the engine's game, reading a run of opening Black stones as handicap first
+/// when this is White's first move.
+pub(super) fn play_move(engine: &mut Engine, color: Color, mv: Move) -> Result<(), String> {
+    let illegal = |e: GameError| format!("illegal move: {}", e);
+    match handicap_from_moves(&engine.game, color) {
+        Some(mut game) => {
+            game.play(color, mv).map_err(illegal)?;
+            log::info!(
+                "read the {} Black stones before White's first move as handicap",
+                game.handicap().len()
+            );
+            engine.set_game(game);
+        }
+        None => {
+            engine.game.play(color, mv).map_err(illegal)?;
+            engine.position_changed();
+        }
+    }
+    Ok(())
+}
+
+/// The game with its opening run of Black stones turned into handicap stones, when `color` is
+/// White, the record is only Black stones (two or more), and it started from an empty board
+/// under rules where Black moves first.
+pub(super) fn handicap_from_moves(game: &Game, color: Color) -> Option<Game> {
+    if color != Color::White
+        || game.move_number() < 2
+        || !game.handicap().is_empty()
+        || game.rules().first_player != Color::Black
+        || game.rules().opening_placements > 0
+    {
+        return None;
+    }
+    let mut points = Vec::with_capacity(game.move_number());
+    for m in game.moves() {
+        match (m.color, m.mv) {
+            (Color::Black, Move::Play(p)) => points.push(p),
+            _ => return None,
+        }
+    }
+    let mut start = game.clone();
+    while start.undo().is_ok() {}
+    let b = start.board();
+    if b.empty_points().len() != b.size() * b.size() {
+        return None;
+    }
+    start.place_handicap(&points).ok()?;
+    Some(start)
+}
+
+pub fn undo(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("undo", args, 0, 0)?;
+    engine.game.undo().map_err(|_| "cannot undo".to_string())?;
+    engine.position_changed();
+    Ok(String::new())
+}
+
+/// What the three move generators differ in.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Generate {
+    /// `genmove`: play the move on the board.
+    Play,
+    /// `kgs-genmove_cleanup`: play it, capturing dead stones before passing, never resigning.
+    Cleanup,
+    /// `reg_genmove`: only say it.
+    Report,
+}
+
+pub fn genmove(engine: &mut Engine, args: &[&str]) -> Reply {
+    generate(engine, "genmove", args, Generate::Play)
+}
+
+pub fn genmove_cleanup(engine: &mut Engine, args: &[&str]) -> Reply {
+    generate(engine, "kgs-genmove_cleanup", args, Generate::Cleanup)
+}
+
+pub fn reg_genmove(engine: &mut Engine, args: &[&str]) -> Reply {
+    generate(engine, "reg_genmove", args, Generate::Report)
+}
+
+fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Reply {
+    arity(name, args, 1, 1)?;
+    let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
+    // The pre-judgement opening fixes who places each stone; asking the other colour is as
+    // illegal as playing for it.
+    if let Some(expected) = engine.game.rules().opening_color(engine.game.move_number()) {
+        if expected != color {
+            return Err(format!(
+                "illegal move: {}",
+                GameError::WrongColorInOpening { expected }
+            ));
+        }
+    }
+    if how != Generate::Report {
+        if let Some(game) = handicap_from_moves(&engine.game, color) {
+            log::info!(
+                "read the {} Black stones before White's first move as handicap",
+                game.handicap().len()
+            );
+            engine.set_game(game);
+        }
+    }
+    let decision = engine
+        .player
+        .genmove(&engine.game, color, how == Generate::Cleanup);
+    let mv = match decision {
+        Decision::Resign => {
+            if how != Generate::Report {
+                engine.resigned = Some(color);
+            }
+            return Ok("resign".to_string());
+        }
+        Decision::Play(mv) => mv,
+    };
+    if how != Generate::Report {
+        engine.game.play(color, mv).map_err(|e| {
+            log::error!("the search chose an illegal move {:?}: {}", mv, e);
+            format!("illegal move: {}", e)
+        })?;
+        engine.position_changed();
+    }
+    Ok(format_move(engine.game.board(), mv))
+}

@@ -1,0 +1,67 @@
+//! The end of the game: `final_score` and `final_status_list`.
+//!
+//! Both rest on the player's judgement of which stones are dead (and, after lifting those, which
+//! live in seki); the count itself is the scorer's, under the game's rules and komi, so the
+//! margin printed is exactly `B+x`, `W+x` or `0`.
+
+use super::{arity, format_point, Engine, Reply};
+use crate::board::Point;
+use crate::rules::Margin;
+use crate::score;
+
+/// The count of the current position with the stones the player judges dead lifted.
+pub(super) fn margin(engine: &mut Engine) -> Margin {
+    let dead = engine.player.dead_stones(&engine.game);
+    score::count(&engine.game, &dead).margin
+}
+
+pub fn final_score(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("final_score", args, 0, 0)?;
+    Ok(margin(engine).to_string())
+}
+
+/// The stones with the asked status, one group per line (GNU Go's layout; GoGui reads any).
+/// Alive stones are those neither dead nor in seki.
+pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("final_status_list", args, 1, 1)?;
+    let status = args[0].to_ascii_lowercase();
+    let board = engine.game.board().clone();
+    let stones: Vec<Point> = match status.as_str() {
+        "dead" => engine.player.dead_stones(&engine.game),
+        "seki" => engine.player.seki_stones(&engine.game),
+        "alive" => {
+            let dead = engine.player.dead_stones(&engine.game);
+            let seki = engine.player.seki_stones(&engine.game);
+            board
+                .points()
+                .filter(|&p| board.color(p).is_some() && !dead.contains(&p) && !seki.contains(&p))
+                .collect()
+        }
+        _ => return Err("syntax error: status must be alive, dead or seki".to_string()),
+    };
+    // Group the listed stones by the group they belong to, groups in board order.
+    let mut groups: Vec<(Point, Vec<Point>)> = Vec::new();
+    let mut sorted = stones;
+    sorted.sort();
+    sorted.dedup();
+    for p in sorted {
+        if board.color(p).is_none() {
+            continue;
+        }
+        let head = board.group_of(p);
+        match groups.iter_mut().find(|(h, _)| *h == head) {
+            Some((_, v)) => v.push(p),
+            None => groups.push((head, vec![p])),
+        }
+    }
+    Ok(groups
+        .iter()
+        .map(|(_, v)| {
+            v.iter()
+                .map(|&p| format_point(&board, p))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}

@@ -1,0 +1,637 @@
+//! `tengen match`: engine-against-engine games over GTP, for strength measurements.
+//!
+//! Engine A is the `--black` command and plays Black in odd-numbered games, White in even ones.
+//! Every game starts fresh processes (so one game's crash or hang cannot leak into the next),
+//! sets them up with the standard commands they list, and asks the side to move for `genmove`
+//! under a deadline. tengen keeps the authoritative record: a move its rules refuse, a crash, an
+//! error answer or a missed deadline loses the game for that engine. A finished game (two passes,
+//! or the move limit) is counted by tengen's scorer with a tengen player's dead-stone judgement,
+//! and by the referee's `final_score` when one is given; the referee's count decides when both
+//! exist, and a disagreement is reported. Each game is written as SGF when asked, and the
+//! summary gives A's win rate (draws count half) with its 95% Wilson interval.
+
+use crate::board::Color;
+use crate::game::Game;
+use crate::gtp::client::{Client, ClientError, Response};
+use crate::gtp::{format_move, parse_vertex};
+use crate::rules::{Margin, Rules};
+use crate::score;
+use crate::search::{self, Player};
+use crate::sgf;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `tengen match` was asked to do.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Engine A's command line.
+    pub black: String,
+    /// Engine B's command line.
+    pub white: String,
+    pub games: usize,
+    pub size: usize,
+    pub komi: crate::rules::HalfPoints,
+    pub rules: Rules,
+    /// Seconds per move given to the engines as byo-yomi.
+    pub time: Option<Duration>,
+    /// How long any answer may take; derived from `time` when not given.
+    pub move_timeout: Option<Duration>,
+    /// Moves after which a game is stopped and counted.
+    pub max_moves: Option<usize>,
+    pub sgf_dir: Option<PathBuf>,
+    /// A GTP engine that replays the games and counts them.
+    pub referee: Option<String>,
+    /// Seed of tengen's dead-stone judgement.
+    pub seed: u64,
+}
+
+impl MatchConfig {
+    fn move_timeout(&self) -> Duration {
+        self.move_timeout.unwrap_or(match self.time {
+            Some(t) => t * 3 + Duration::from_secs(5),
+            None => Duration::from_secs(120),
+        })
+    }
+
+    /// Start-up and setup commands may take longer than a move (engines load networks, books).
+    fn setup_timeout(&self) -> Duration {
+        self.move_timeout().max(Duration::from_secs(60))
+    }
+
+    fn max_moves(&self) -> usize {
+        self.max_moves.unwrap_or(3 * self.size * self.size)
+    }
+}
+
+/// Which engine of the match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub number: usize,
+    /// Engine A's colour in this game.
+    pub a_color: Color,
+    /// The winning colour; `None` for a draw or a game without result.
+    pub winner: Option<Color>,
+    /// The SGF result: `B+3.5`, `W+R`, `B+T`, `W+F`, `0`, or `?` without a result.
+    pub result: String,
+    /// Why the game ended, in words.
+    pub reason: String,
+    pub moves: usize,
+    /// tengen's count, for games counted on the board.
+    pub tengen_score: Option<Margin>,
+    /// The referee's `final_score`, or why it has none.
+    pub referee_score: Option<Result<Margin, String>>,
+}
+
+impl GameResult {
+    /// The winner as an engine of the match.
+    pub fn winner_side(&self) -> Option<Side> {
+        self.winner
+            .map(|c| if c == self.a_color { Side::A } else { Side::B })
+    }
+
+    /// Whether the game has a result (a win or a draw), as opposed to an error.
+    pub fn decided(&self) -> bool {
+        self.result != "?"
+    }
+}
+
+/// The match's totals from engine A's side.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub a_wins: usize,
+    pub b_wins: usize,
+    pub draws: usize,
+    /// Games without a result (an engine refused a legal move, and the like).
+    pub no_result: usize,
+    pub black_wins: usize,
+    /// Games in which tengen's count and the referee's differ.
+    pub disagreements: usize,
+}
+
+impl Summary {
+    fn add(&mut self, g: &GameResult) {
+        match (g.winner_side(), g.decided()) {
+            (Some(Side::A), _) => self.a_wins += 1,
+            (Some(Side::B), _) => self.b_wins += 1,
+            (None, true) => self.draws += 1,
+            (None, false) => self.no_result += 1,
+        }
+        if g.winner == Some(Color::Black) {
+            self.black_wins += 1;
+        }
+        if let (Some(t), Some(Ok(r))) = (g.tengen_score, &g.referee_score) {
+            if t != *r {
+                self.disagreements += 1;
+            }
+        }
+    }
+
+    /// Games with a result.
+    pub fn decided(&self) -> usize {
+        self.a_wins + self.b_wins + self.draws
+    }
+
+    /// A's score rate (draws half) and its 95% Wilson interval; `None` before any result.
+    pub fn a_rate(&self) -> Option<(f64, f64, f64)> {
+        let n = self.decided();
+        (n > 0).then(|| {
+            let p = (self.a_wins as f64 + 0.5 * self.draws as f64) / n as f64;
+            let (lo, hi) = wilson(p, n as f64);
+            (p, lo, hi)
+        })
+    }
+}
+
+/// The 95% Wilson score interval for a proportion `p` observed over `n` trials.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.959_963_984_540_054_f64;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A running engine of one game, with what it said about itself.
+struct Seat {
+    client: Client,
+    /// `name version`, for records and messages.
+    title: String,
+    commands: Vec<String>,
+}
+
+impl Seat {
+    fn lists(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+}
+
+/// How a seat failed during a game.
+enum Failure {
+    /// No answer in time, or the process ended: the engine loses.
+    Lost(ClientError),
+    /// An answer that makes the game impossible to continue (e.g. `boardsize` refused).
+    Refused(String),
+}
+
+fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<String, Failure> {
+    match seat.client.send(command, deadline) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(msg)) => Err(Failure::Refused(format!(
+            "{} answered '{}' with '? {}'",
+            seat.title, command, msg
+        ))),
+        Err(e) => Err(Failure::Lost(e)),
+    }
+}
+
+/// Starts an engine and learns its name and commands.
+fn start(command_line: &str, config: &MatchConfig) -> Result<Seat, String> {
+    let show = log::log_enabled!(log::Level::Debug);
+    let mut client =
+        Client::spawn(command_line, show).map_err(|e| format!("{}: {}", command_line, e))?;
+    let deadline = config.setup_timeout();
+    let mut get = |cmd: &str| -> Result<Response, String> {
+        client
+            .send(cmd, deadline)
+            .map_err(|e| format!("{}: {}: {}", command_line, cmd, e))
+    };
+    let name = get("name")?.unwrap_or_default();
+    let version = get("version")?.unwrap_or_default();
+    let commands: Vec<String> = get("list_commands")?
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    let title = match (name.trim(), version.trim()) {
+        ("", _) => client.label.clone(),
+        (n, "") => n.to_string(),
+        (n, v) => format!("{} {}", n, v),
+    };
+    Ok(Seat {
+        client,
+        title,
+        commands,
+    })
+}
+
+/// Sets a seat up for a new game: board, komi, rules and time as far as it lists them.
+fn prepare(seat: &mut Seat, config: &MatchConfig) -> Result<(), Failure> {
+    let d = config.setup_timeout();
+    ask(seat, &format!("boardsize {}", config.size), d)?;
+    ask(seat, "clear_board", d)?;
+    if seat.lists("komi") {
+        ask(seat, &format!("komi {}", config.komi), d)?;
+    }
+    if seat.lists("tengen-rules") {
+        ask(seat, &format!("tengen-rules {}", config.rules.name), d)?;
+    } else if seat.lists("kgs-rules") {
+        ask(seat, &format!("kgs-rules {}", config.rules.name), d)?;
+    }
+    if let Some(t) = config.time {
+        if seat.lists("time_settings") {
+            let secs = t.as_secs_f64().ceil().max(1.0) as u64;
+            ask(seat, &format!("time_settings 0 {} 1", secs), d)?;
+        }
+    }
+    Ok(())
+}
+
+/// A game's end before counting.
+enum End {
+    /// Two passes or the move limit: count the board.
+    Count(String),
+    /// A decided game: the winner, the SGF result letter after `+`, and why.
+    Win(Color, &'static str, String),
+    /// No result.
+    NoResult(String),
+}
+
+/// Plays game `number` and reports it (writing its SGF if asked).
+pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, String> {
+    let a_color = if number % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let (black_cmd, white_cmd) = if a_color == Color::Black {
+        (&config.black, &config.white)
+    } else {
+        (&config.white, &config.black)
+    };
+    let mut seats = [start(black_cmd, config)?, start(white_cmd, config)?];
+    let mut referee = match &config.referee {
+        Some(cmd) => Some(start(cmd, config)?),
+        None => None,
+    };
+    let mut referee_error: Option<String> = None;
+
+    let mut game = Game::new(config.size, config.rules).ok_or("board size must be 2 to 25")?;
+    game.set_komi(config.komi);
+
+    let mut end = None;
+    for color in [Color::Black, Color::White] {
+        match prepare(&mut seats[color.index()], config) {
+            Ok(()) => {}
+            Err(Failure::Refused(msg)) => return Err(msg),
+            Err(Failure::Lost(e)) => {
+                end = Some(End::Win(
+                    color.opponent(),
+                    "F",
+                    format!("{} {} during setup", color, e),
+                ));
+                break;
+            }
+        }
+    }
+    if let Some(r) = referee.as_mut() {
+        if let Err(e) = prepare(r, config) {
+            referee_error = Some(failure_text(&e));
+        }
+    }
+
+    let move_deadline = config.move_timeout();
+    while end.is_none() {
+        if game.is_over() {
+            end = Some(End::Count("two passes".to_string()));
+            break;
+        }
+        if game.move_number() >= config.max_moves() {
+            end = Some(End::Count(format!("move limit of {}", config.max_moves())));
+            break;
+        }
+        let color = game.to_move();
+        let letter = color.letter().to_ascii_lowercase();
+        let mover = &mut seats[color.index()];
+        let answer = match mover
+            .client
+            .send(&format!("genmove {}", letter), move_deadline)
+        {
+            Ok(Ok(text)) => text,
+            Ok(Err(msg)) => {
+                end = Some(End::Win(
+                    color.opponent(),
+                    "F",
+                    format!("{}'s genmove failed: {}", color, msg),
+                ));
+                break;
+            }
+            Err(ClientError::Timeout(d)) => {
+                end = Some(End::Win(
+                    color.opponent(),
+                    "T",
+                    format!("{} gave no move within {:.1} s", color, d.as_secs_f64()),
+                ));
+                break;
+            }
+            Err(e) => {
+                end = Some(End::Win(color.opponent(), "F", format!("{} {}", color, e)));
+                break;
+            }
+        };
+        let answer = answer.trim().to_string();
+        if answer.eq_ignore_ascii_case("resign") {
+            end = Some(End::Win(
+                color.opponent(),
+                "R",
+                format!("{} resigned", color),
+            ));
+            break;
+        }
+        let mv = match parse_vertex(&answer, game.board()) {
+            Ok(mv) => mv,
+            Err(_) => {
+                end = Some(End::Win(
+                    color.opponent(),
+                    "F",
+                    format!("{} answered genmove with '{}', not a move", color, answer),
+                ));
+                break;
+            }
+        };
+        if let Err(e) = game.play(color, mv) {
+            end = Some(End::Win(
+                color.opponent(),
+                "F",
+                format!("{} played an illegal move {}: {}", color, answer, e),
+            ));
+            break;
+        }
+        let vertex = format_move(game.board(), mv);
+        let play = format!("play {} {}", letter, vertex);
+        let other = &mut seats[color.opponent().index()];
+        match other.client.send(&play, move_deadline) {
+            Ok(Ok(_)) => {}
+            Ok(Err(msg)) => {
+                end = Some(End::NoResult(format!(
+                    "{} refused {}'s legal move {}: {}",
+                    color.opponent(),
+                    color,
+                    vertex,
+                    msg
+                )));
+            }
+            Err(e) => {
+                end = Some(End::Win(color, "F", format!("{} {}", color.opponent(), e)));
+            }
+        }
+        if let (Some(r), None) = (referee.as_mut(), &referee_error) {
+            if let Err(e) = ask(r, &play, move_deadline) {
+                referee_error = Some(failure_text(&e));
+            }
+        }
+        log::debug!("game {}: {} {}", number, color, vertex);
+    }
+    let end = end.expect("the loop ends with an ending");
+
+    let mut tengen_score = None;
+    let mut referee_score = None;
+    let (winner, result, reason) = match end {
+        End::Count(why) => {
+            let mut judge = Player::new(search::Config {
+                seed: Some(config.seed),
+                ..search::Config::default()
+            });
+            let dead = judge.dead_stones(&game);
+            let ours = score::count(&game, &dead).margin;
+            tengen_score = Some(ours);
+            if let Some(r) = referee.as_mut() {
+                referee_score = Some(match &referee_error {
+                    Some(e) => Err(e.clone()),
+                    None => match ask(r, "final_score", config.setup_timeout()) {
+                        Ok(text) => Margin::parse(&text)
+                            .ok_or_else(|| format!("final_score answered '{}'", text)),
+                        Err(e) => Err(failure_text(&e)),
+                    },
+                });
+            }
+            let decisive = match &referee_score {
+                Some(Ok(m)) => *m,
+                _ => ours,
+            };
+            let winner = match decisive.0 .0 {
+                x if x > 0 => Some(Color::Black),
+                x if x < 0 => Some(Color::White),
+                _ => None,
+            };
+            (winner, decisive.to_string(), why)
+        }
+        End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
+        End::NoResult(why) => (None, "?".to_string(), why),
+    };
+
+    if let Some(dir) = &config.sgf_dir {
+        let info = sgf::Info {
+            black: Some(seats[0].title.clone()),
+            white: Some(seats[1].title.clone()),
+            result: (result != "?").then(|| result.clone()),
+            comment: Some(format!("game {} of tengen match: {}", number, reason)),
+        };
+        let path = dir.join(format!("game-{:03}.sgf", number));
+        std::fs::write(&path, sgf::write(&game, &info))
+            .map_err(|e| format!("writing {}: {}", path.display(), e))?;
+    }
+    let grace = Duration::from_secs(2);
+    let [black, white] = seats;
+    for seat in [Some(black), Some(white), referee].into_iter().flatten() {
+        seat.client.quit(grace);
+    }
+    Ok(GameResult {
+        number,
+        a_color,
+        winner,
+        result,
+        reason,
+        moves: game.move_number(),
+        tengen_score,
+        referee_score,
+    })
+}
+
+fn failure_text(f: &Failure) -> String {
+    match f {
+        Failure::Lost(e) => e.to_string(),
+        Failure::Refused(msg) => msg.clone(),
+    }
+}
+
+/// One line per game, for the match log.
+pub fn game_line(g: &GameResult) -> String {
+    let winner = match (g.winner_side(), g.decided()) {
+        (Some(Side::A), _) => "A wins",
+        (Some(Side::B), _) => "B wins",
+        (None, true) => "draw",
+        (None, false) => "no result",
+    };
+    let mut line = format!(
+        "game {}: A {} | {} {} ({}, {} moves)",
+        g.number,
+        if g.a_color == Color::Black {
+            "black"
+        } else {
+            "white"
+        },
+        g.result,
+        winner,
+        g.reason,
+        g.moves
+    );
+    if let Some(t) = g.tengen_score {
+        line.push_str(&format!("; tengen counts {}", t));
+    }
+    match &g.referee_score {
+        Some(Ok(r)) => {
+            line.push_str(&format!("; referee counts {}", r));
+            if g.tengen_score.is_some_and(|t| t != *r) {
+                line.push_str(" (DISAGREE)");
+            }
+        }
+        Some(Err(e)) => line.push_str(&format!("; referee gave no count: {}", e)),
+        None => {}
+    }
+    line
+}
+
+/// Plays the whole match, printing one line per game and the summary to `out`.
+pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String> {
+    if config.rules.opening_placements > 0 {
+        return Err(format!(
+            "rules {} are not supported in matches yet",
+            config.rules.name
+        ));
+    }
+    if let Some(dir) = &config.sgf_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+    }
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "match: {} games, {}x{}, komi {}, {} rules{}",
+        config.games,
+        config.size,
+        config.size,
+        config.komi,
+        config.rules.name,
+        config.time.map_or(String::new(), |t| format!(
+            ", {} s per move",
+            t.as_secs_f64()
+        ))
+    )
+    .map_err(io)?;
+    writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
+    out.flush().map_err(io)?;
+    let mut summary = Summary::default();
+    for number in 1..=config.games {
+        let g = play_game(config, number)?;
+        summary.add(&g);
+        writeln!(out, "{}", game_line(&g)).map_err(io)?;
+        out.flush().map_err(io)?;
+    }
+    writeln!(
+        out,
+        "summary: A {} wins, B {} wins, {} draws, {} without result; Black won {} of {}",
+        summary.a_wins,
+        summary.b_wins,
+        summary.draws,
+        summary.no_result,
+        summary.black_wins,
+        summary.decided()
+    )
+    .map_err(io)?;
+    if let Some((p, lo, hi)) = summary.a_rate() {
+        writeln!(
+            out,
+            "A's win rate {:.1}% (95% CI {:.1}%-{:.1}%, Wilson, draws count half, {} games)",
+            100.0 * p,
+            100.0 * lo,
+            100.0 * hi,
+            summary.decided()
+        )
+        .map_err(io)?;
+    }
+    if config.referee.is_some() {
+        writeln!(
+            out,
+            "tengen's count and the referee's disagreed in {} games",
+            summary.disagreements
+        )
+        .map_err(io)?;
+    }
+    out.flush().map_err(io)?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval() {
+        let (lo, hi) = wilson(0.5, 100.0);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{} {}",
+            lo,
+            hi
+        );
+        let (lo, hi) = wilson(1.0, 10.0);
+        assert!(
+            (hi - 1.0).abs() < 1e-9 && (lo - 0.7225).abs() < 1e-3,
+            "{}",
+            lo
+        );
+        let (lo, _) = wilson(0.0, 5.0);
+        assert_eq!(lo, 0.0);
+    }
+
+    #[test]
+    fn a_plays_black_in_odd_games() {
+        let mut s = Summary::default();
+        let g = |number, winner| GameResult {
+            number,
+            a_color: if number % 2 == 1 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            winner,
+            result: "B+1".into(),
+            reason: String::new(),
+            moves: 0,
+            tengen_score: None,
+            referee_score: None,
+        };
+        s.add(&g(1, Some(Color::Black)));
+        s.add(&g(2, Some(Color::Black)));
+        s.add(&g(3, None));
+        assert_eq!((s.a_wins, s.b_wins, s.draws, s.black_wins), (1, 1, 1, 2));
+        assert_eq!(s.a_rate().unwrap().0, 0.5);
+    }
+
+    #[test]
+    fn prejudgement_is_refused() {
+        let config = MatchConfig {
+            black: "x".into(),
+            white: "y".into(),
+            games: 1,
+            size: 9,
+            komi: crate::rules::HalfPoints(0),
+            rules: Rules::prejudgement(),
+            time: None,
+            move_timeout: None,
+            max_moves: None,
+            sgf_dir: None,
+            referee: None,
+            seed: 1,
+        };
+        assert!(run(&config, &mut Vec::new()).is_err());
+    }
+}
