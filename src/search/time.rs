@@ -215,7 +215,10 @@ impl Clock {
             TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } if s.in_overtime => s.period,
             _ => s.main + s.period,
         };
-        let t = t.min(hard_cap).saturating_sub(self.lag_margin);
+        // Keep back the lag margin, but no more than a fifth of a short allotment, so that
+        // a 1-second byo-yomi still leaves most of its second for thinking.
+        let t = t.min(hard_cap);
+        let t = t.saturating_sub(self.lag_margin.min(t / 5));
         Some(t.max(Duration::from_millis(20)))
     }
 }
@@ -265,11 +268,11 @@ mod tests {
         });
         c.record_move(Color::Black, Duration::from_secs(11));
         let a = c.allotment(Color::Black, 40).unwrap();
-        assert_eq!(a, Duration::from_secs(3));
-        // White is still in main time: 10 s over 40 moves, half a period, less the margin.
+        assert_eq!(a, Duration::from_millis(3200));
+        // White is still in main time: 10 s over 40 moves and half a period, less a fifth.
         assert_eq!(
             c.allotment(Color::White, 40),
-            Some(Duration::from_millis(1750))
+            Some(Duration::from_millis(2200))
         );
         assert_eq!(Clock::default().allotment(Color::Black, 10), None);
     }
