@@ -283,6 +283,105 @@ pub fn seki_stones(board: &Board) -> Vec<Point> {
     seki
 }
 
+/// The stones that are alive whatever the opponent does, even if their owner always passes
+/// (Benson's algorithm): a certainty check for dead-stone judgements that come from playouts.
+pub fn unconditionally_alive(board: &Board) -> Vec<Point> {
+    let mut alive = Vec::new();
+    for c in [Color::Black, Color::White] {
+        alive.extend(benson(board, c));
+    }
+    alive.sort();
+    alive
+}
+
+/// Benson's algorithm for colour `c`: repeatedly drop the blocks with fewer than two vital
+/// regions and the regions that touch a dropped block.
+fn benson(board: &Board, c: Color) -> Vec<Point> {
+    use std::collections::BTreeSet;
+    let cells = crate::board::CELLS;
+    // Blocks of `c`, by head.
+    let mut blocks: BTreeSet<Point> = board
+        .points()
+        .filter(|&p| board.color(p) == Some(c))
+        .map(|p| board.group_of(p))
+        .collect();
+    // Regions: connected sets of points without a `c` stone.
+    let mut region_of = vec![usize::MAX; cells];
+    let mut regions: Vec<Vec<Point>> = Vec::new();
+    for start in board.points() {
+        if board.color(start) == Some(c) || region_of[start.idx()] != usize::MAX {
+            continue;
+        }
+        let id = regions.len();
+        let mut pts = vec![start];
+        region_of[start.idx()] = id;
+        let mut i = 0;
+        while i < pts.len() {
+            let p = pts[i];
+            i += 1;
+            for n in board.neighbours(p) {
+                if board.on_board(n)
+                    && board.color(n) != Some(c)
+                    && region_of[n.idx()] == usize::MAX
+                {
+                    region_of[n.idx()] = id;
+                    pts.push(n);
+                }
+            }
+        }
+        regions.push(pts);
+    }
+    // For each region: the blocks it borders, and the blocks for which it is vital (every empty
+    // point of it is a liberty of the block).
+    let border: Vec<BTreeSet<Point>> = regions
+        .iter()
+        .map(|pts| {
+            pts.iter()
+                .flat_map(|&p| board.neighbours(p))
+                .filter(|&n| board.color(n) == Some(c))
+                .map(|n| board.group_of(n))
+                .collect()
+        })
+        .collect();
+    let vital_to: Vec<BTreeSet<Point>> = regions
+        .iter()
+        .zip(&border)
+        .map(|(pts, around)| {
+            around
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    pts.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
+                        board
+                            .neighbours(p)
+                            .iter()
+                            .any(|&n| board.color(n) == Some(c) && board.group_of(n) == b)
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut live_regions: BTreeSet<usize> = (0..regions.len()).collect();
+    loop {
+        let before = (blocks.len(), live_regions.len());
+        blocks.retain(|&b| {
+            live_regions
+                .iter()
+                .filter(|&&r| vital_to[r].contains(&b))
+                .count()
+                >= 2
+        });
+        live_regions.retain(|&r| border[r].iter().all(|b| blocks.contains(b)));
+        if (blocks.len(), live_regions.len()) == before {
+            break;
+        }
+    }
+    blocks
+        .iter()
+        .flat_map(|&b| board.group_stones(b).collect::<Vec<_>>())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +424,27 @@ mod tests {
         }
         g.setup(&stones).unwrap();
         g
+    }
+
+    #[test]
+    fn two_eyes_are_unconditional_life_and_one_is_not() {
+        let g = position(
+            &[".X.X.", "XXXXX", ".....", ".....", "....."],
+            Rules::chinese(),
+        );
+        assert_eq!(unconditionally_alive(g.board()).len(), 7);
+        let g = position(
+            &[".X...", "XX...", ".....", ".....", "....."],
+            Rules::chinese(),
+        );
+        assert!(unconditionally_alive(g.board()).is_empty());
+        // An opponent stone inside one of the eyes does not spoil it: the region is still
+        // all liberties of the group.
+        let g = position(
+            &[".O.X.", "XXXXX", ".....", ".....", "....."],
+            Rules::chinese(),
+        );
+        assert_eq!(unconditionally_alive(g.board()).len(), 6);
     }
 
     #[test]

@@ -652,11 +652,16 @@ impl Player {
 }
 
 /// Dead stones from an ownership map: a group is dead when its stones are, on average, owned by
-/// the opponent in more than 70% of the playouts (ownership beyond 0.4 the other way).
+/// the opponent in more than 70% of the playouts (ownership beyond 0.4 the other way), unless
+/// Benson's algorithm proves it alive.
 pub fn dead_from_ownership(board: &Board, ownership: &[f32]) -> Vec<Point> {
     let index: std::collections::HashMap<Point, usize> =
         board.points().enumerate().map(|(i, p)| (p, i)).collect();
     let mut seen = vec![false; CELLS];
+    // Groups alive whatever happens are never dead, whatever the playouts said.
+    for p in score::unconditionally_alive(board) {
+        seen[p.idx()] = true;
+    }
     let mut dead = Vec::new();
     for p in board.points() {
         let Some(c) = board.color(p) else { continue };
