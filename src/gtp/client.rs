@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -168,16 +169,21 @@ impl Client {
     /// through when `show_stderr`, else discarded.
     pub fn spawn(command_line: &str, show_stderr: bool) -> Result<Client, ClientError> {
         let words = split_command_line(command_line).map_err(ClientError::Spawn)?;
-        Client::spawn_args(&words[0], &words[1..], show_stderr)
+        Client::spawn_args(&words[0], &words[1..], None, show_stderr)
     }
 
-    /// Starts `program` with `args`.
+    /// Starts `program` with `args`, in directory `dir` when given.
     pub fn spawn_args(
         program: &str,
         args: &[String],
+        dir: Option<&Path>,
         show_stderr: bool,
     ) -> Result<Client, ClientError> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -8,6 +8,7 @@ use super::{arity, format_points, parse_uint, parse_vertex, Engine, Reply};
 use crate::board::{Board, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::game::{Game, GameError};
 use crate::rules::{HalfPoints, Rules};
+use std::cmp::Reverse;
 
 pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Reply {
     arity("boardsize", args, 1, 1)?;
@@ -213,7 +214,7 @@ fn fixed_points(board: &Board, n: usize) -> Option<Vec<Point>> {
 }
 
 /// `n` well-spread points: the fixed pattern for as many stones as it has, then greedily the
-/// point farthest (in steps along the lines) from the stones already chosen, away from the edge
+/// point farthest (in steps along the lines) from the nearest stone already chosen, away from the edge
 /// where the board is large enough; never a point next to a chosen one.
 fn free_points(board: &Board, n: usize) -> Vec<Point> {
     let size = board.size();
@@ -230,20 +231,18 @@ fn free_points(board: &Board, n: usize) -> Vec<Point> {
         let best = candidates
             .iter()
             .map(|&(c, r)| {
-                let d = chosen
-                    .iter()
-                    .map(|&p| {
-                        let (pc, pr) = board.coords(p);
-                        pc.abs_diff(c) + pr.abs_diff(r)
-                    })
-                    .min()
-                    .unwrap_or(usize::MAX);
-                (d, c, r)
+                let distances = chosen.iter().map(|&p| {
+                    let (pc, pr) = board.coords(p);
+                    pc.abs_diff(c) + pr.abs_diff(r)
+                });
+                let nearest = distances.clone().min().unwrap_or(usize::MAX);
+                (nearest, distances.sum::<usize>(), c, r)
             })
-            // Farthest first; among equals the first in board order, so the answer is fixed.
-            .min_by_key(|&(d, c, r)| (std::cmp::Reverse(d), r, c));
+            // Farthest from the nearest stone, then from all of them (so new stones balance
+            // the board); among equals the first in board order, so the answer is fixed.
+            .min_by_key(|&(d, total, c, r)| (Reverse(d), Reverse(total), r, c));
         match best {
-            Some((d, c, r)) if d >= 2 => chosen.push(board.point(c, r)),
+            Some((d, _, c, r)) if d >= 2 => chosen.push(board.point(c, r)),
             _ => break,
         }
     }

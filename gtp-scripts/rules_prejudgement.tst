@@ -1,0 +1,82 @@
+# Pre-judgement komi rules: White first; four opening stones placed W, B, W, B with no pass;
+# suicide legal (a single-stone suicide repeats the position, so superko forbids it); positional
+# superko; area counting; the komi is the threshold from the predictions (0 by default).
+#
+# Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
+# whose message matches the regex (runs only under tests/gtp_scripts.rs).
+
+tengen-rules prejudgement
+boardsize 5
+clear_board
+
+10 showboard
+#? [.*rules prejudgement, komi 0,.*white to move.*]
+
+# The opening: White places first, nobody passes, and the order is fixed.
+20 play b c3
+#?error [illegal move: opening placement is white's]
+
+30 play w pass
+#?error [illegal move: no pass during the opening placements]
+
+40 genmove b
+#?error [illegal move: opening placement is white's]
+
+50 fixed_handicap 2
+#?error [invalid number of stones.*]
+
+60 play w a3
+#?
+
+70 play w b2
+#?error [illegal move: opening placement is black's]
+
+80 play b a2
+#?
+
+90 genmove w
+#? [[A-E][1-5]]
+
+100 undo
+#?
+
+110 play w b2
+#?
+
+120 genmove b
+#? [[A-E][1-5]]
+
+130 undo
+#?
+
+140 play b e5
+#?
+
+# The opening is over: passing is allowed again.
+150 play w pass
+#?
+
+160 undo
+#?
+
+# Suicide of several stones is legal: Black's A1 leaves A1-A2 without liberties and they go.
+play w b1
+170 play b a1
+#?
+
+180 showboard
+#? [.*\n 2 \. O \. \. \. 2\n 1 \. O \. \. \. 1\n.*]
+
+# A single-stone suicide would recreate the position before it: superko forbids it.
+play w a2
+190 play b a1
+#?error [illegal move: superko \(repeats an earlier position\)]
+
+# Area counting with the threshold as komi: White's 4 stones and the corner point A1 against
+# Black's one stone and nothing else (the rest touches both).
+200 final_score
+#? [W\+\d+(\.5)?|B\+\d+(\.5)?|0]
+
+komi -6.5
+210 tengen-rules
+#? [prejudgement]
