@@ -227,6 +227,19 @@ fn safe_fill(board: &Board, p: Point, c: Color) -> bool {
     out.captured == 0 && out.lost == 0 && after.liberties(p) >= 2
 }
 
+/// The neutral points (next to stones of both colours) that `c` can fill safely on a board whose
+/// dead stones are lifted: the dame a player fills before passing under territory counting.
+pub fn fillable_dame(board: &Board, c: Color) -> Vec<Point> {
+    let mut dame: Vec<Point> = board
+        .empty_points()
+        .iter()
+        .copied()
+        .filter(|&p| touches_both(board, p) && safe_fill(board, p, c))
+        .collect();
+    dame.sort();
+    dame
+}
+
 /// The stones in seki on a board whose dead stones are already lifted: fill every neutral point
 /// one side can fill safely, then the groups beside the neutral points left live only by
 /// sharing them.
@@ -534,6 +547,33 @@ mod tests {
         assert_eq!((c.black, c.white), (13 + 1 + 24, 10));
         // Territory: only the open points, which reach the outer wall alone.
         assert_eq!((cj.black, cj.white), (24, 0));
+    }
+
+    #[test]
+    fn fillable_dame_exclude_seki_liberties() {
+        let rows = [
+            "..XO..", //
+            "..XO..", //
+            "..X.O.", //
+            "..XO..", //
+            "..XO..", //
+            "..XO..",
+        ];
+        let g = position(&rows, Rules::japanese());
+        let d = g.board().point(3, 2);
+        assert_eq!(fillable_dame(g.board(), Color::Black), vec![d]);
+        assert_eq!(fillable_dame(g.board(), Color::White), vec![d]);
+        let seki = [
+            ".X.O.OX", //
+            "XXOOOOX", //
+            "OOOXXXX", //
+            "XXXX...", //
+            ".......", //
+            ".......", //
+            ".......",
+        ];
+        let g = position(&seki, Rules::japanese());
+        assert!(fillable_dame(g.board(), Color::Black).is_empty());
     }
 
     #[test]

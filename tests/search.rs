@@ -215,3 +215,18 @@ fn dead_stones_are_judged_from_ownership() {
     let lone: Point = g.board().point(0, 4);
     assert_eq!(dead, vec![lone], "ownership {:?}", p.ownership());
 }
+
+#[test]
+fn fills_the_dame_before_passing_under_japanese_rules() {
+    let mut rows = FINISHED;
+    rows[4] = "....X.O..";
+    let mut g = position(&rows, Rules::japanese());
+    g.play(Color::White, Move::Pass).unwrap();
+    let d = player(2000, 10).genmove(&g, Color::Black, false);
+    assert_eq!(d, Decision::Play(at(&g, 5, 4)));
+    // With the dame filled, passing is right.
+    g.play(Color::Black, at(&g, 5, 4)).unwrap();
+    g.play(Color::White, Move::Pass).unwrap();
+    let d = player(2000, 11).genmove(&g, Color::Black, false);
+    assert_eq!(d, Decision::Play(Move::Pass));
+}

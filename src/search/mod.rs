@@ -408,7 +408,8 @@ impl Player {
                 .iter()
                 .any(|&p| board.color(p) == Some(color.opponent()));
         } else if opponent_passed && game.is_legal(color, Move::Pass) {
-            // The opponent offers to end the game: accept if the position as it stands wins.
+            // The opponent offers to end the game: accept if the position as it stands wins,
+            // once the dame that territory counting wants filled are filled.
             let dead = self.dead_stones(game);
             let margin = score::count(game, &dead).margin.0 .0;
             let wins = match color {
@@ -416,8 +417,9 @@ impl Player {
                 Color::White => margin < 0,
             };
             if wins {
+                let dame = Self::dame_to_fill(game, color, &dead);
                 self.finish_clock(color, start);
-                return Decision::Play(Move::Pass);
+                return Decision::Play(dame.first().map_or(Move::Pass, |&p| Move::Play(p)));
             }
         }
         let moves = Self::root_moves(game, color, allow_pass);
@@ -426,7 +428,14 @@ impl Player {
             [only] => Decision::Play(*only),
             _ => {
                 let limit = self.limits(game, color);
-                let best = self.search(game, color, moves, limit, true);
+                let mut best = self.search(game, color, moves, limit, true);
+                if best == Move::Pass && !cleanup {
+                    // Under territory counting, dame are filled before passing (第9条).
+                    let dead = self.dead_stones(game);
+                    if let Some(&p) = Self::dame_to_fill(game, color, &dead).first() {
+                        best = Move::Play(p);
+                    }
+                }
                 let value = self.report.value;
                 let resign = !cleanup && self.config.resign.is_some_and(|t| value < t);
                 let streak = &mut self.low_value_streak[color.index()];
@@ -440,6 +449,23 @@ impl Player {
         };
         self.finish_clock(color, start);
         decision
+    }
+
+    /// The dame `color` should fill before passing: none under area counting (they are worth
+    /// nothing to wait for, and the search fills them for their point); under territory
+    /// counting, the neutral points it can fill safely and legally, dead stones lifted.
+    fn dame_to_fill(game: &Game, color: Color, dead: &[Point]) -> Vec<Point> {
+        if game.rules().scoring != Scoring::Territory {
+            return Vec::new();
+        }
+        let mut clean = game.board().clone();
+        for &p in dead {
+            clean.clear_stone(p);
+        }
+        score::fillable_dame(&clean, color)
+            .into_iter()
+            .filter(|&p| game.is_legal(color, Move::Play(p)))
+            .collect()
     }
 
     fn finish_clock(&mut self, color: Color, start: Instant) {
