@@ -22,7 +22,7 @@ use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::rules::{Rules, Scoring};
 use crate::score;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use time::Clock;
 use tree::{NewChild, Tree};
@@ -153,35 +153,46 @@ impl Scratch {
     }
 }
 
-/// Shared per-point ownership sums of one search.
+/// Per-point ownership sums over playouts. Each worker keeps its own (no shared cache lines on
+/// the hot path); they are added up when the search ends.
+#[derive(Clone)]
 struct OwnershipSums {
-    sums: Vec<AtomicI32>,
-    playouts: AtomicU64,
+    sums: Vec<i32>,
+    playouts: u64,
 }
 
 impl OwnershipSums {
     fn new() -> OwnershipSums {
         OwnershipSums {
-            sums: (0..CELLS).map(|_| AtomicI32::new(0)).collect(),
-            playouts: AtomicU64::new(0),
+            sums: vec![0; CELLS],
+            playouts: 0,
         }
     }
 
-    fn add(&self, board: &Board) {
+    #[inline]
+    fn add(&mut self, board: &Board) {
         for p in board.points() {
-            let o = owner_of(board, p);
-            if o != 0 {
-                self.sums[p.idx()].fetch_add(o, Relaxed);
-            }
+            self.sums[p.idx()] += owner_of(board, p);
         }
-        self.playouts.fetch_add(1, Relaxed);
+        self.playouts += 1;
+    }
+
+    fn merge(parts: Vec<OwnershipSums>) -> OwnershipSums {
+        let mut total = OwnershipSums::new();
+        for part in parts {
+            for (t, v) in total.sums.iter_mut().zip(part.sums) {
+                *t += v;
+            }
+            total.playouts += part.playouts;
+        }
+        total
     }
 
     fn values(&self, board: &Board) -> Vec<f32> {
-        let n = self.playouts.load(Relaxed).max(1) as f32;
+        let n = self.playouts.max(1) as f32;
         board
             .points()
-            .map(|p| self.sums[p.idx()].load(Relaxed) as f32 / n)
+            .map(|p| self.sums[p.idx()] as f32 / n)
             .collect()
     }
 }
@@ -505,7 +516,6 @@ impl Player {
         } else {
             tree
         };
-        let ownership = OwnershipSums::new();
         let stop = AtomicBool::new(false);
         let done = AtomicU64::new(0);
         let seed = self
@@ -514,11 +524,12 @@ impl Player {
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
         let pool = self.pool();
-        pool.broadcast(|ctx| {
+        let parts = pool.broadcast(|ctx| {
             let mut s = Scratch::new(seed.wrapping_add(ctx.index() as u64 * 7919));
+            let mut ownership = OwnershipSums::new();
             let mut local = 0u64;
             while !stop.load(Relaxed) {
-                run_one(&tree, &root, &mut s, &ownership);
+                run_one(&tree, &root, &mut s, &mut ownership);
                 local += 1;
                 let total = done.fetch_add(1, Relaxed) + 1;
                 if max_playouts.is_some_and(|m| total >= m) {
@@ -533,7 +544,9 @@ impl Player {
                     }
                 }
             }
+            ownership
         });
+        let ownership = OwnershipSums::merge(parts);
         let playouts = done.load(Relaxed);
         let mut ranked: Vec<(Move, u32, f64)> = tree
             .children(Tree::ROOT)
@@ -638,23 +651,23 @@ impl Player {
     /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`
     /// order, +1 Black, −1 White); kept as the player's current ownership.
     pub fn estimate_ownership(&mut self, game: &Game, playouts: u64) -> Vec<f32> {
-        let sums = OwnershipSums::new();
         let board = game.board().clone();
         let color = game.to_move();
-        let done = AtomicU64::new(0);
         let seed = self.config.seed.unwrap_or(0x5EED) ^ board.hash();
         let threads = self.config.threads.max(1) as u64;
-        self.pool().broadcast(|ctx| {
+        let parts = self.pool().broadcast(|ctx| {
             let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(ctx.index() as u64));
+            let mut sums = OwnershipSums::new();
             // Each worker runs its own share, so the estimate is reproducible per thread count.
             let share = playouts / threads + u64::from((ctx.index() as u64) < playouts % threads);
             for _ in 0..share {
                 let mut b = board.clone();
                 playout::heavy_playout(&mut b, color, &mut rng);
                 sums.add(&b);
-                done.fetch_add(1, Relaxed);
             }
+            sums
         });
+        let sums = OwnershipSums::merge(parts);
         self.ownership = sums.values(&board);
         self.ownership.clone()
     }
@@ -749,7 +762,7 @@ fn decided(
 }
 
 /// One simulation: descend, expand, play out, back up.
-fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &OwnershipSums) {
+fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipSums) {
     s.generation = s.generation.wrapping_add(1);
     if s.generation == 0 {
         s.first_gen.iter_mut().for_each(|g| *g = 0);
