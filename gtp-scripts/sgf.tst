@@ -132,3 +132,7 @@ clear_board
 
 360 printsgf a b
 #?error [syntax error.*]
+
+# Never into a device or a pipe (here the protocol stream itself).
+370 printsgf /dev/stdout
+#?error [cannot write file: /dev/stdout: not a regular file]

@@ -26,8 +26,9 @@ pub fn showboard(engine: &mut Engine, args: &[&str]) -> Reply {
     Ok(s)
 }
 
-/// The most move sequences `tengen-perft` will walk: about ten seconds of counting.
-const PERFT_LIMIT: f64 = 5.0e7;
+/// The most move sequences `tengen-perft` will walk: a second or two of counting, so that a
+/// controller waiting for the answer is not left hanging (9×9 at depth 3, 19×19 at depth 2).
+const PERFT_LIMIT: f64 = 1.0e7;
 
 /// `perft::perft` from the current position. The leaf count is estimated first (the moves now
 /// legal, one fewer per ply as stones fill the board, but at least two: captures reopen points)

@@ -234,7 +234,8 @@ pub fn preprocess(raw: &[u8]) -> String {
             _ => kept.push(b),
         }
     }
-    String::from_utf8_lossy(&kept).trim().to_string()
+    // Only GTP's white space (the space, HT having become one) separates or surrounds words.
+    String::from_utf8_lossy(&kept).trim_matches(' ').to_string()
 }
 
 /// A response with its framing: `=id text` or `?id text`, always a space after the marker (GoGui

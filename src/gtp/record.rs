@@ -58,6 +58,11 @@ pub fn printsgf(engine: &mut Engine, args: &[&str]) -> Reply {
     match args.first() {
         None => Ok(text),
         Some(path) => {
+            // Only a regular file, new or old: a device or pipe (say /dev/stdout, the protocol
+            // stream itself) must never receive the record.
+            if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+                return Err(format!("cannot write file: {}: not a regular file", path));
+            }
             std::fs::write(path, text)
                 .map_err(|e| format!("cannot write file: {}: {}", path, e))?;
             Ok(String::new())
