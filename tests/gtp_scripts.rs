@@ -260,17 +260,20 @@ fn repeat(
     k: &mut dyn FnMut(usize) -> bool,
 ) -> bool {
     // An iteration that consumes nothing is only useful to reach the minimum.
-    let mut more = |k: &mut dyn FnMut(usize) -> bool| {
+    let more = |k: &mut dyn FnMut(usize) -> bool| {
         count < max
             && node(inner, t, pos, &mut |p| {
                 (p != pos || count < min) && repeat(inner, min, max, greedy, count + 1, t, p, k)
             })
     };
-    if greedy {
-        more(k) || (count >= min && k(pos))
-    } else {
-        (count >= min && k(pos)) || more(k)
+    // Greedy tries one more iteration before stopping here; lazy the other way round.
+    if greedy && more(k) {
+        return true;
     }
+    if count >= min && k(pos) {
+        return true;
+    }
+    !greedy && more(k)
 }
 
 // --- Scripts -------------------------------------------------------------------------------
