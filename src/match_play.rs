@@ -54,9 +54,13 @@ impl MatchConfig {
         })
     }
 
-    /// Start-up and setup commands may take longer than a move (engines load networks, books).
+    /// Start-up and setup commands may take longer than a move (engines load networks, books),
+    /// unless the user set the deadline.
     fn setup_timeout(&self) -> Duration {
-        self.move_timeout().max(Duration::from_secs(60))
+        match self.move_timeout {
+            Some(t) => t,
+            None => self.move_timeout().max(Duration::from_secs(60)),
+        }
     }
 
     fn max_moves(&self) -> usize {
@@ -325,6 +329,8 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
                 break;
             }
             Err(ClientError::Timeout(d)) => {
+                // A hung engine will not answer `quit` either.
+                mover.client.kill();
                 end = Some(End::Win(
                     color.opponent(),
                     "T",
@@ -380,6 +386,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
                 )));
             }
             Err(e) => {
+                other.client.kill();
                 end = Some(End::Win(color, "F", format!("{} {}", color.opponent(), e)));
             }
         }
@@ -472,7 +479,7 @@ pub fn game_line(g: &GameResult) -> String {
         (None, false) => "no result",
     };
     let mut line = format!(
-        "game {}: A {} | {} {} ({}, {} moves)",
+        "game {}: A {} | {} {} ({}, {} move{})",
         g.number,
         if g.a_color == Color::Black {
             "black"
@@ -482,7 +489,8 @@ pub fn game_line(g: &GameResult) -> String {
         g.result,
         winner,
         g.reason,
-        g.moves
+        g.moves,
+        if g.moves == 1 { "" } else { "s" }
     );
     if let Some(t) = g.tengen_score {
         line.push_str(&format!("; tengen counts {}", t));

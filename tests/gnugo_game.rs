@@ -244,3 +244,69 @@ fn match_tool_with_two_gnugo_engines() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fake GTP engine in sh that answers every command with success and `genmove` as given.
+fn fake_engine(genmove: &str) -> String {
+    format!(
+        "sh -c 'while read -r id cmd rest; do case \"$cmd\" in genmove) {};; \
+         *) printf \"=%s\\n\\n\" \"$id\";; esac; done'",
+        genmove
+    )
+}
+
+#[test]
+fn match_tool_detects_bad_engines() {
+    if !Path::new("/bin/sh").exists() {
+        eprintln!("skipped: no /bin/sh for the fake engines");
+        return;
+    }
+    let good = format!(
+        "{} --playouts 20 --threads 1 --seed 1",
+        env!("CARGO_BIN_EXE_tengen")
+    );
+    let cases = [
+        (
+            fake_engine("printf \"=%s A1\\n\\n\" \"$id\""),
+            "W+F B wins (black played an illegal move A1: occupied",
+        ),
+        (
+            fake_engine("exit 3"),
+            "W+F B wins (black exited (exit status: 3)",
+        ),
+        (
+            fake_engine("sleep 5"),
+            "W+T B wins (black gave no move within 1.0 s",
+        ),
+        (
+            fake_engine("printf \"=%s hello\\n\\n\" \"$id\""),
+            "W+F B wins (black answered genmove with 'hello', not a move",
+        ),
+        (
+            fake_engine("printf \"? not today\\n\\n\""),
+            "W+F B wins (black's genmove failed: not today",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["match", "--black", &bad, "--white", &good, "--games", "1"])
+            .args(["--size", "5", "--move-timeout", "1"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("game 1"))
+            .unwrap_or("");
+        assert!(
+            line.contains(expected),
+            "expected '{}' in:\n{}",
+            expected,
+            stdout
+        );
+    }
+}
