@@ -102,7 +102,7 @@ pub const COMMANDS: &[Command] = &[
     cmd("tengen-perft", "DEPTH", debug::perft),
 ];
 
-/// The command-line choices the engine starts from (and that `clear_board` keeps).
+/// The command-line choices the engine starts from.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub rules: Rules,
@@ -483,6 +483,19 @@ mod tests {
         assert_eq!(ask(&mut e, "3\tname\r"), "=3 tengen\n\n");
         assert_eq!(ask(&mut e, "na\x01me # comment"), "= tengen\n\n");
         assert!(ask(&mut e, "42").starts_with("?42 syntax error"));
+    }
+
+    #[test]
+    fn a_resignation_is_the_result_until_the_position_changes() {
+        let mut e = engine();
+        assert_eq!(e.result(), None);
+        e.resigned = Some(Color::Black);
+        assert_eq!(e.result().as_deref(), Some("W+R"));
+        ask(&mut e, "play w d4");
+        assert_eq!(e.result(), None);
+        e.resigned = Some(Color::White);
+        ask(&mut e, "undo");
+        assert_eq!(e.result(), None);
     }
 
     #[test]
