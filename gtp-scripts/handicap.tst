@@ -2,6 +2,7 @@
 # from 13x13; 2-9 stones on odd boards from 9x9, 2-4 on 7x7 and even boards), the engine's free
 # placement, the controller's free placement, and handicap sent as plain Black moves.
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
 # whose message matches the regex (runs only under tests/gtp_scripts.rs).
 

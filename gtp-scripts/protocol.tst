@@ -1,6 +1,7 @@
 # Protocol: administrative commands, argument parsing, standard error texts, and the rule that a
 # refused command changes nothing.
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress (a numbered command is a test, `#? [regex]` must match its whole answer).
 # Project extension used here: `#?error [regex]` expects a `?` answer whose message matches the
 # regex (gogui-regress cannot expect errors, so this file runs only under tests/gtp_scripts.rs).

@@ -1,6 +1,7 @@
 # Chinese rules: positional superko, suicide illegal, area counting, komi 7.5 by default, one
 # point per handicap stone to White.
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
 # whose message matches the regex (runs only under tests/gtp_scripts.rs).
 

@@ -1,6 +1,7 @@
 # Japanese rules (1989): basic ko only, suicide illegal, territory counting with prisoners,
 # komi 6.5 by default.
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
 # whose message matches the regex (runs only under tests/gtp_scripts.rs).
 

@@ -2,6 +2,7 @@
 # suicide legal (a single-stone suicide repeats the position, so superko forbids it); positional
 # superko; area counting; the komi is the threshold from the predictions (0 by default).
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
 # whose message matches the regex (runs only under tests/gtp_scripts.rs).
 

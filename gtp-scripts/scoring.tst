@@ -2,6 +2,7 @@
 # The expected counts are GNU Go 3.8's on the same positions (`loadsgf`, `final_score` with
 # --chinese-rules and --japanese-rules).
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress (runs under gogui-regress as well: no expected errors here).
 
 # An empty board: nobody's points, so White wins by the komi.

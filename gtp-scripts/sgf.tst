@@ -2,6 +2,7 @@
 # setup stones, handicap, komi and RU; MOVE stops before that move number; a file that cannot be
 # read leaves the current game untouched. printsgf writes the game back.
 #
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
 # Format: gogui-regress. Project extension used here: `#?error [regex]` expects a `?` answer
 # whose message matches the regex (runs only under tests/gtp_scripts.rs).
 

@@ -15,8 +15,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tengen::gtp::client::{Client, ClientError};
 
-/// The engine's command line for every script: one thread, a fixed seed and playout budget.
-const ENGINE_FLAGS: &[&str] = &["--threads", "1", "--seed", "1", "--playouts", "300"];
+/// The engine's command line for every script: one thread, a fixed seed and playout budget, no
+/// resigning (so a genmove test always gets a move).
+const ENGINE_FLAGS: &[&str] = &[
+    "--threads",
+    "1",
+    "--seed",
+    "1",
+    "--playouts",
+    "300",
+    "--no-resign",
+];
 
 /// The longest any one command may take.
 const DEADLINE: Duration = Duration::from_secs(60);
