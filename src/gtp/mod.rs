@@ -206,11 +206,24 @@ impl Engine {
         Some(frame(id, &reply))
     }
 
-    /// Runs a command by name, without framing.
+    /// Runs a command by name, without framing. A panic inside a command (a bug, never input)
+    /// is contained: the controller gets an error and the session goes on, with the player's
+    /// kept tree dropped in case the search left it half-built. The game changes only after a
+    /// command's checks succeed, so it stays consistent.
     pub fn run(&mut self, name: &str, args: &[&str]) -> Reply {
-        match find(name) {
-            Some(c) => (c.run)(self, args),
-            None => Err("unknown command".to_string()),
+        let Some(c) = find(name) else {
+            return Err("unknown command".to_string());
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (c.run)(self, args))) {
+            Ok(reply) => reply,
+            Err(_) => {
+                log::error!("internal error in '{} {}'", name, args.join(" "));
+                self.player.forget();
+                Err(format!(
+                    "internal error in {} (see the log on stderr)",
+                    name
+                ))
+            }
         }
     }
 }
