@@ -202,6 +202,51 @@ impl Regions {
     }
 }
 
+/// Black's area minus White's on `board` with the stones marked in `dead` (indexed by point; an
+/// empty mask lifts nothing) lifted: stones plus empty regions that reach only one colour.
+pub fn area_margin_with_dead(board: &Board, dead: &[bool]) -> i32 {
+    let is_dead = |p: Point| dead.get(p.idx()).copied().unwrap_or(false);
+    let alive = |p: Point| board.color(p).filter(|_| !is_dead(p));
+    let mut seen = vec![false; crate::board::CELLS];
+    let mut margin = 0;
+    let mut stack = Vec::new();
+    for start in board.points() {
+        match alive(start) {
+            Some(Color::Black) => margin += 1,
+            Some(Color::White) => margin -= 1,
+            None if !seen[start.idx()] => {
+                seen[start.idx()] = true;
+                stack.push(start);
+                let (mut size, mut b, mut w) = (0, false, false);
+                while let Some(p) = stack.pop() {
+                    size += 1;
+                    for n in board.neighbours(p) {
+                        if !board.on_board(n) {
+                            continue;
+                        }
+                        match alive(n) {
+                            Some(Color::Black) => b = true,
+                            Some(Color::White) => w = true,
+                            None if !seen[n.idx()] => {
+                                seen[n.idx()] = true;
+                                stack.push(n);
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                margin += match (b, w) {
+                    (true, false) => size,
+                    (false, true) => -size,
+                    _ => 0,
+                };
+            }
+            None => {}
+        }
+    }
+    margin
+}
+
 /// Whether `p` is next to stones of both colours (a candidate dame or seki liberty).
 fn touches_both(board: &Board, p: Point) -> bool {
     let mut b = false;
@@ -458,6 +503,25 @@ mod tests {
             Rules::chinese(),
         );
         assert_eq!(unconditionally_alive(g.board()).len(), 6);
+    }
+
+    #[test]
+    fn area_with_dead_stones_lifted() {
+        let rows = [
+            ".X.O.", //
+            ".X.O.", //
+            "OX.O.", //
+            "XX.O.", //
+            "...O.",
+        ];
+        let g = position(&rows, Rules::chinese());
+        let b = g.board();
+        // As the board stands: Black 5 stones, White 5 + 1 stones and 5 points; the rest dame.
+        assert_eq!(area_margin_with_dead(b, &[]), 5 - 11);
+        let mut dead = vec![false; crate::board::CELLS];
+        dead[b.point(0, 2).idx()] = true;
+        // Lifting A3 gives Black the three points of the left edge.
+        assert_eq!(area_margin_with_dead(b, &dead), 8 - 10);
     }
 
     #[test]

@@ -115,8 +115,11 @@ struct Root {
     passes: u8,
     expand_at: u32,
     equivalence: f64,
-    /// Points the root may not play (superko, cleanup pass exclusion is handled separately).
+    /// The root's legal moves: its children.
     root_moves: Vec<Move>,
+    /// Stones counted as dead when a line ends with two passes in the tree (indexed by point;
+    /// empty: all stones alive, the count as the board stands).
+    dead: Vec<bool>,
 }
 
 /// Scratch space of one worker.
@@ -218,7 +221,7 @@ fn owner_of(board: &Board, p: Point) -> i32 {
 }
 
 impl Root {
-    fn new(game: &Game, color: Color, root_moves: Vec<Move>) -> Root {
+    fn new(game: &Game, color: Color, root_moves: Vec<Move>, dead: &[Point]) -> Root {
         let rules = *game.rules();
         let mut compensation2 = game.komi().0;
         if rules.handicap_compensation {
@@ -249,13 +252,34 @@ impl Root {
             expand_at: 1 + size as u32 / 4,
             equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
             root_moves,
+            dead: if dead.is_empty() {
+                Vec::new()
+            } else {
+                let mut mask = vec![false; CELLS];
+                for p in dead {
+                    mask[p.idx()] = true;
+                }
+                mask
+            },
         }
     }
 
     /// Black's value of a finished playout: the win (½ for a draw) and a small share of the margin.
     #[inline]
     fn black_value(&self, board: &Board, stone_diff: i32) -> f64 {
-        let mut margin2 = 2 * playout::area_margin(board) - self.compensation2;
+        self.value_of_area(board, playout::area_margin(board), stone_diff)
+    }
+
+    /// Black's value of a line that ended with two passes in the tree: the board as it stands,
+    /// with the root's surely dead stones lifted.
+    fn terminal_value(&self, board: &Board, stone_diff: i32) -> f64 {
+        let area = score::area_margin_with_dead(board, &self.dead);
+        self.value_of_area(board, area, stone_diff)
+    }
+
+    #[inline]
+    fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> f64 {
+        let mut margin2 = 2 * area - self.compensation2;
         if self.rules.scoring == Scoring::Territory {
             margin2 -= 2 * (self.stone_balance + stone_diff);
         }
@@ -413,25 +437,35 @@ impl Player {
         let opponent_passed =
             matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
         let mut allow_pass = true;
+        // Stones counted dead where a line ends with two passes in the tree: none in cleanup
+        // (the point is to capture them), and only sure ones otherwise.
+        let mut sure_dead = Vec::new();
         if cleanup {
             let dead = self.dead_stones(game);
             allow_pass = !dead
                 .iter()
                 .any(|&p| board.color(p) == Some(color.opponent()));
         } else if opponent_passed && game.is_legal(color, Move::Pass) {
-            // The opponent offers to end the game: accept if the position as it stands wins,
-            // once the dame that territory counting wants filled are filled.
-            let dead = self.dead_stones(game);
-            let margin = score::count(game, &dead).margin.0 .0;
+            // The opponent offers to end the game: accept if the position as it stands wins
+            // with only the surely dead stones lifted (a disputed group is settled by play, not
+            // by hope), once the dame that territory counting wants filled are filled.
+            let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+            sure_dead = dead_from_ownership(board, &own, SURELY_DEAD);
+            let margin = score::count(game, &sure_dead).margin.0 .0;
             let wins = match color {
                 Color::Black => margin > 0,
                 Color::White => margin < 0,
             };
             if wins {
+                let dead = dead_from_ownership(board, &own, DEAD);
                 let dame = Self::dame_to_fill(game, color, &dead);
                 self.finish_clock(color, start);
                 return Decision::Play(dame.first().map_or(Move::Pass, |&p| Move::Play(p)));
             }
+        } else if self.ownership.len() == board.size() * board.size() {
+            // The last search's ownership is close enough to this position to say which
+            // stones are surely dead.
+            sure_dead = dead_from_ownership(board, &self.ownership, SURELY_DEAD);
         }
         let moves = Self::root_moves(game, color, allow_pass);
         let decision = match moves.as_slice() {
@@ -439,7 +473,7 @@ impl Player {
             [only] => Decision::Play(*only),
             _ => {
                 let limit = self.limits(game, color);
-                let mut best = self.search(game, color, moves, limit, true);
+                let mut best = self.search(game, color, moves, &sure_dead, limit, true);
                 if best == Move::Pass && !cleanup {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
@@ -502,11 +536,12 @@ impl Player {
         game: &Game,
         color: Color,
         moves: Vec<Move>,
+        sure_dead: &[Point],
         (max_playouts, max_time): (Option<u64>, Option<Duration>),
         early_stop: bool,
     ) -> Move {
         let start = Instant::now();
-        let root = Root::new(game, color, moves);
+        let root = Root::new(game, color, moves, sure_dead);
         let capacity = Tree::capacity_for(self.config.max_memory_mb);
         let tree = self.reuse_tree(game, color, capacity);
         // The root's children must be exactly this move's legal moves: rebuild them if the kept
@@ -535,7 +570,7 @@ impl Player {
                 if max_playouts.is_some_and(|m| total >= m) {
                     stop.store(true, Relaxed);
                 }
-                if local % 32 == 0 && ctx.index() == 0 {
+                if local.is_multiple_of(32) && ctx.index() == 0 {
                     let elapsed = start.elapsed();
                     if max_time.is_some_and(|t| elapsed >= t)
                         || (early_stop && decided(&tree, total, elapsed, max_playouts, max_time))
@@ -613,7 +648,7 @@ impl Player {
     ) -> &Report {
         let moves = Self::root_moves(game, color, true);
         if !moves.is_empty() {
-            self.search(game, color, moves, (playouts, time), false);
+            self.search(game, color, moves, &[], (playouts, time), false);
         }
         &self.report
     }
@@ -676,7 +711,7 @@ impl Player {
     /// opponent owns in most playouts.
     pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
         let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
-        dead_from_ownership(game.board(), &own)
+        dead_from_ownership(game.board(), &own, DEAD)
     }
 
     /// The stones the player judges to be in seki (after lifting the dead ones).
@@ -690,10 +725,17 @@ impl Player {
     }
 }
 
-/// Dead stones from an ownership map: a group is dead when its stones are, on average, owned by
-/// the opponent in more than 70% of the playouts (ownership beyond 0.4 the other way), unless
-/// Benson's algorithm proves it alive.
-pub fn dead_from_ownership(board: &Board, ownership: &[f32]) -> Vec<Point> {
+/// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
+/// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
+pub const DEAD: f32 = 0.4;
+
+/// Ownership beyond which stones are surely dead (90% of playouts): what the search may lift
+/// when a line ends in two passes, and what it relies on to accept the opponent's pass.
+pub const SURELY_DEAD: f32 = 0.8;
+
+/// Dead stones from an ownership map: a group is dead when its stones' mean ownership is beyond
+/// `threshold` toward the opponent, unless Benson's algorithm proves it alive.
+pub fn dead_from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
     let index: std::collections::HashMap<Point, usize> =
         board.points().enumerate().map(|(i, p)| (p, i)).collect();
     let mut seen = vec![false; CELLS];
@@ -714,7 +756,7 @@ pub fn dead_from_ownership(board: &Board, ownership: &[f32]) -> Vec<Point> {
         for &s in &stones {
             seen[s.idx()] = true;
         }
-        if for_owner < -0.4 {
+        if for_owner < -threshold {
             dead.extend(stones);
         }
     }
@@ -813,13 +855,30 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
             break;
         }
     }
-    // Finish the game with the heavy policy, noting first plays for AMAF.
+    let black = if passes >= 2 {
+        root.terminal_value(&board, stone_diff)
+    } else {
+        playout_to_end(root, &mut board, color, depth, stone_diff, s)
+    };
+    ownership.add(&board);
+    back_up(tree, root, s, black);
+}
+
+/// Finishes the game with the heavy policy, noting first plays for AMAF; Black's value.
+fn playout_to_end(
+    root: &Root,
+    board: &mut Board,
+    mut color: Color,
+    depth: usize,
+    mut stone_diff: i32,
+    s: &mut Scratch,
+) -> f64 {
     let mut index = depth;
     let cap = playout::move_cap(board.size());
     let mut moves = 0;
     let mut playout_passes = 0;
     while playout_passes < 2 && moves < cap {
-        match policy::playout_move(&board, color, &mut s.rng) {
+        match policy::playout_move(board, color, &mut s.rng) {
             Some(p) => {
                 s.note_first(p, color, index);
                 board.play(p, color);
@@ -835,9 +894,13 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
         index += 1;
         color = color.opponent();
     }
-    let black = root.black_value(&board, stone_diff);
-    ownership.add(&board);
-    // Back up: a node's value is for the player who made its move.
+    root.black_value(board, stone_diff)
+}
+
+/// Adds a simulation's value to the nodes of its path and to the AMAF statistics of their
+/// children.
+fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64) {
+    // A node's value is for the player who made its move.
     for (d, &i) in s.path.iter().enumerate() {
         let mover = if d % 2 == 1 {
             root.color
