@@ -566,7 +566,14 @@ impl Player {
             while !stop.load(Relaxed) {
                 run_one(&tree, &root, &mut s, &mut ownership);
                 local += 1;
-                let total = done.fetch_add(1, Relaxed) + 1;
+                // Count every playout where a budget must be met exactly; otherwise publish the
+                // count in batches, off the shared cache line's hot path.
+                let total = if max_playouts.is_some() || local.is_multiple_of(32) {
+                    let batch = if max_playouts.is_some() { 1 } else { 32 };
+                    done.fetch_add(batch, Relaxed) + batch
+                } else {
+                    0
+                };
                 if max_playouts.is_some_and(|m| total >= m) {
                     stop.store(true, Relaxed);
                 }
@@ -578,6 +585,9 @@ impl Player {
                         stop.store(true, Relaxed);
                     }
                 }
+            }
+            if max_playouts.is_none() {
+                done.fetch_add(local % 32, Relaxed);
             }
             ownership
         });
