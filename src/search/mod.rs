@@ -80,6 +80,9 @@ pub struct Report {
     pub moves: Vec<(Move, u32, f64)>,
     /// Win-rate estimate of the chosen move for the side that moved.
     pub value: f64,
+    /// Black's mean margin over the playouts, in points, komi and handicap compensation
+    /// included (territory rules: the territory margin).
+    pub mean_margin: f64,
 }
 
 /// The tree kept between moves, and the position it was built for.
@@ -162,6 +165,8 @@ impl Scratch {
 struct OwnershipSums {
     sums: Vec<i32>,
     playouts: u64,
+    /// Black's margins in half points, compensation included, summed over the playouts.
+    margin2_sum: i64,
 }
 
 impl OwnershipSums {
@@ -169,6 +174,7 @@ impl OwnershipSums {
         OwnershipSums {
             sums: vec![0; CELLS],
             playouts: 0,
+            margin2_sum: 0,
         }
     }
 
@@ -187,6 +193,7 @@ impl OwnershipSums {
                 *t += v;
             }
             total.playouts += part.playouts;
+            total.margin2_sum += part.margin2_sum;
         }
         total
     }
@@ -264,21 +271,22 @@ impl Root {
         }
     }
 
-    /// Black's value of a finished playout: the win (½ for a draw) and a small share of the margin.
+    /// Black's value of a finished playout — the win (½ for a draw) and a small share of the
+    /// margin — and Black's margin in half points, compensation included.
     #[inline]
-    fn black_value(&self, board: &Board, stone_diff: i32) -> f64 {
+    fn black_value(&self, board: &Board, stone_diff: i32) -> (f64, i32) {
         self.value_of_area(board, playout::area_margin(board), stone_diff)
     }
 
     /// Black's value of a line that ended with two passes in the tree: the board as it stands,
     /// with the root's surely dead stones lifted.
-    fn terminal_value(&self, board: &Board, stone_diff: i32) -> f64 {
+    fn terminal_value(&self, board: &Board, stone_diff: i32) -> (f64, i32) {
         let area = score::area_margin_with_dead(board, &self.dead);
         self.value_of_area(board, area, stone_diff)
     }
 
     #[inline]
-    fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> f64 {
+    fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> (f64, i32) {
         let mut margin2 = 2 * area - self.compensation2;
         if self.rules.scoring == Scoring::Territory {
             margin2 -= 2 * (self.stone_balance + stone_diff);
@@ -290,7 +298,7 @@ impl Root {
         };
         let scale = 4.0 * board.size() as f64;
         let points = (margin2 as f64 / scale).clamp(-1.0, 1.0);
-        0.9 * win + 0.1 * (0.5 + 0.5 * points)
+        (0.9 * win + 0.1 * (0.5 + 0.5 * points), margin2)
     }
 
     /// The children to create under a node where `color` moves with `board`, `depth` plies below
@@ -613,6 +621,7 @@ impl Player {
             seconds: start.elapsed().as_secs_f64(),
             value: ranked.first().map_or(0.5, |r| r.2),
             moves: ranked,
+            mean_margin: ownership.margin2_sum as f64 / (2.0 * ownership.playouts.max(1) as f64),
         };
         self.ownership = ownership.values(&root.board);
         log::info!(
@@ -865,12 +874,13 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
             break;
         }
     }
-    let black = if passes >= 2 {
+    let (black, margin2) = if passes >= 2 {
         root.terminal_value(&board, stone_diff)
     } else {
         playout_to_end(root, &mut board, color, depth, stone_diff, s)
     };
     ownership.add(&board);
+    ownership.margin2_sum += margin2 as i64;
     back_up(tree, root, s, black);
 }
 
@@ -882,7 +892,7 @@ fn playout_to_end(
     depth: usize,
     mut stone_diff: i32,
     s: &mut Scratch,
-) -> f64 {
+) -> (f64, i32) {
     let mut index = depth;
     let cap = playout::move_cap(board.size());
     let mut moves = 0;
