@@ -60,8 +60,12 @@ struct EngineArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Never resign: play every game to the end (by default tengen resigns a hopeless game).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resign_below")]
     no_resign: bool,
+    /// Resign when the chosen move's win rate is below this fraction in two searches in a row
+    /// [default: 0.1]
+    #[arg(long, value_name = "P", value_parser = parse_fraction)]
+    resign_below: Option<f64>,
     /// Memory for the search tree, in megabytes [default: 1024]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
@@ -79,6 +83,7 @@ impl EngineArgs {
             time: self.time.or(outer.time),
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
+            resign_below: self.resign_below.or(outer.resign_below),
             max_memory: self.max_memory.or(outer.max_memory),
         }
     }
@@ -94,6 +99,9 @@ impl EngineArgs {
         config.playouts = self.playouts;
         config.time = self.time.map(Duration::from_secs_f64);
         config.seed = self.seed;
+        if let Some(p) = self.resign_below {
+            config.resign = Some(p);
+        }
         if self.no_resign {
             config.resign = None;
         }
@@ -199,6 +207,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 1.0e6 => Ok(v),
         _ => Err(format!("'{}' is not a positive number of seconds", s)),
+    }
+}
+
+/// A win-rate threshold: a number from 0 to 1.
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("'{}' is not a win rate between 0 and 1", s)),
     }
 }
 

@@ -884,7 +884,9 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
     back_up(tree, root, s, black);
 }
 
-/// Finishes the game with the heavy policy, noting first plays for AMAF; Black's value.
+/// Finishes the game with the heavy policy, noting first plays for AMAF; Black's value. A
+/// playout in which one side has captured far more than the other stops there (mercy rule):
+/// its outcome is no longer in doubt, and the rest would be wasted time.
 fn playout_to_end(
     root: &Root,
     board: &mut Board,
@@ -895,14 +897,18 @@ fn playout_to_end(
 ) -> (f64, i32) {
     let mut index = depth;
     let cap = playout::move_cap(board.size());
+    let mercy = playout::mercy_margin(board.size());
+    let mut capture_balance = 0i32;
     let mut moves = 0;
     let mut playout_passes = 0;
-    while playout_passes < 2 && moves < cap {
+    while playout_passes < 2 && moves < cap && capture_balance.abs() < mercy {
         match policy::playout_move(board, color, &mut s.rng) {
             Some(p) => {
                 s.note_first(p, color, index);
-                board.play(p, color);
-                stone_diff += if color == Color::Black { 1 } else { -1 };
+                let out = board.play(p, color);
+                let sign = if color == Color::Black { 1 } else { -1 };
+                stone_diff += sign;
+                capture_balance += sign * (out.captured as i32 - out.lost as i32);
                 playout_passes = 0;
             }
             None => {

@@ -21,6 +21,12 @@ pub fn move_cap(size: usize) -> u32 {
     (3 * size * size) as u32
 }
 
+/// The capture balance (stones one side captured minus the other's) at which a search
+/// playout stops: a third of the board.
+pub fn mercy_margin(size: usize) -> i32 {
+    (size * size / 3) as i32
+}
+
 /// Picks a uniformly random legal move for `color` that does not fill its own eye, or `None`.
 #[inline]
 pub fn random_move(board: &Board, color: Color, rng: &mut fastrand::Rng) -> Option<Point> {
