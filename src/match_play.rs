@@ -441,6 +441,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
             white: Some(seats[1].title.clone()),
             result: (result != "?").then(|| result.clone()),
             comment: Some(format!("game {} of tengen match: {}", number, reason)),
+            ..sgf::Info::default()
         };
         let path = dir.join(format!("game-{:03}.sgf", number));
         std::fs::write(&path, sgf::write(&game, &info))

@@ -11,9 +11,9 @@
 //!
 //! Loading either yields a complete new game or an error; the caller's game is never touched.
 
-use crate::board::{Board, Color, Move, Point};
+use crate::board::{Board, Color, Move, Point, Removal};
 use crate::game::Game;
-use crate::rules::{HalfPoints, Rules};
+use crate::rules::{prejudgement_threshold, HalfPoints, Margin, Rules};
 use std::fmt;
 
 /// Why a record could not be read.
@@ -359,7 +359,13 @@ pub fn load(
             Ok(None) => Move::Pass,
             Err(e) => return err(format!("move {}: {}", number, e)),
         };
-        if let Err(e) = game.play(color, mv) {
+        // `RM[own]`: the mover removed its own stones in a mutual capture (pre-judgement rules;
+        // the game ignores the choice under rules that do not give it).
+        let removal = match node.first("RM") {
+            Some(r) if r.trim().eq_ignore_ascii_case("own") => Removal::Own,
+            _ => Removal::Opponent,
+        };
+        if let Err(e) = game.play_with(color, mv, removal) {
             return err(format!(
                 "move {} ({} {}) is illegal: {}",
                 number,
@@ -381,6 +387,40 @@ pub struct Info {
     pub result: Option<String>,
     /// A comment on the root node.
     pub comment: Option<String>,
+    /// The pre-judgement predictions (from the player who placed the first stone, then the
+    /// other), written as the first line of the root comment with the threshold they set.
+    pub predictions: Option<(Margin, Margin)>,
+}
+
+/// How the root comment's line on the pre-judgement predictions starts.
+const PREDICTIONS_TAG: &str = "prejudgement predictions ";
+
+/// The root comment line recording pre-judgement predictions:
+/// `prejudgement predictions P1 P2 threshold T`, all as GTP scores.
+fn predictions_line(first: Margin, second: Margin) -> String {
+    let (threshold, _) = prejudgement_threshold(first, second);
+    format!(
+        "{}{} {} threshold {}",
+        PREDICTIONS_TAG, first, second, threshold
+    )
+}
+
+/// The pre-judgement predictions a record states in its root comment, if any. A line whose
+/// threshold does not follow from its predictions is not trusted and gives nothing.
+pub fn predictions(text: &str) -> Option<(Margin, Margin)> {
+    let nodes = main_line(text).ok()?;
+    let comment = nodes[0].first("C")?;
+    comment.lines().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [tag1, tag2, p1, p2, "threshold", t] = words.as_slice() else {
+            return None;
+        };
+        if format!("{} {} ", tag1, tag2) != PREDICTIONS_TAG {
+            return None;
+        }
+        let (first, second) = (Margin::parse(p1)?, Margin::parse(p2)?);
+        (prejudgement_threshold(first, second).0 == Margin::parse(t)?).then_some((first, second))
+    })
 }
 
 /// A property value with `]` and `\` escaped.
@@ -421,11 +461,16 @@ pub fn write(game: &Game, info: &Info) -> String {
         game.komi(),
         rules_name(game.rules())
     );
+    let comment = match (info.predictions, &info.comment) {
+        (None, c) => c.clone(),
+        (Some((p1, p2)), None) => Some(predictions_line(p1, p2)),
+        (Some((p1, p2)), Some(c)) => Some(format!("{}\n{}", predictions_line(p1, p2), c)),
+    };
     for (id, value) in [
         ("PB", &info.black),
         ("PW", &info.white),
         ("RE", &info.result),
-        ("C", &info.comment),
+        ("C", &comment),
     ] {
         if let Some(v) = value {
             root.push_str(&format!("{}[{}]", id, escape(v)));
@@ -448,6 +493,18 @@ pub fn write(game: &Game, info: &Info) -> String {
             }
         }
     }
+    // The position after each move, to find the moves that removed the mover's own stones: the
+    // record does not say which, but replaying them the default way gives another position.
+    let mut after: Vec<Board> = Vec::new();
+    let mut back = game.clone();
+    while back.move_number() > 0 {
+        after.push(back.board().clone());
+        if back.undo().is_err() {
+            break;
+        }
+    }
+    after.reverse();
+    let mut replay = start.clone();
     let mut out = root;
     for (i, m) in game.moves().enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
@@ -455,7 +512,16 @@ pub fn write(game: &Game, info: &Info) -> String {
             Move::Pass => String::new(),
             Move::Play(p) => point_letters(board, p),
         };
+        let own = replay
+            .check(m.color, m.mv, Removal::Opponent)
+            .map_or(true, |b| Some(&b) != after.get(i));
+        let removal = if own { Removal::Own } else { Removal::Opponent };
+        // The replay follows the game; a failure would mean the record is not a game.
+        let _ = replay.play_with(m.color, m.mv, removal);
         out.push_str(&format!(";{}[{}]", m.color.letter(), v));
+        if own {
+            out.push_str("RM[own]");
+        }
     }
     out.push_str(")\n");
     out
@@ -540,6 +606,44 @@ mod tests {
         assert!(load("(;SZ[9:7])", r, k, None).is_err());
         assert!(load("(;GM[2])", r, k, None).is_err());
         assert!(load("(;SZ[9];B[aa];AW[bb])", r, k, None).is_err());
+    }
+
+    #[test]
+    fn prejudgement_records_keep_predictions_and_removals() {
+        let mut g = Game::new(5, Rules::prejudgement()).unwrap();
+        let b = g.board().clone();
+        let at = |c, r| Move::Play(b.point(c, r));
+        // White A1 and Black A3 (joined by A2) both lose their last liberty at A2.
+        for (c, m) in [
+            (Color::White, at(0, 4)),
+            (Color::Black, at(1, 4)),
+            (Color::White, at(1, 3)),
+            (Color::Black, at(0, 2)),
+            (Color::White, at(1, 2)),
+            (Color::White, at(0, 1)),
+        ] {
+            g.play(c, m).unwrap();
+        }
+        g.play_with(Color::Black, at(0, 3), Removal::Own).unwrap();
+        let m = |s| Margin::parse(s).unwrap();
+        g.set_komi(HalfPoints(-13));
+        let info = Info {
+            predictions: Some((m("W+7"), m("W+6"))),
+            comment: Some("second line".into()),
+            ..Info::default()
+        };
+        let text = write(&g, &info);
+        assert!(text.contains("C[prejudgement predictions W+7 W+6 threshold W+6.5\nsecond line]"));
+        assert!(text.contains(";B[ad]RM[own]"));
+        assert_eq!(predictions(&text), Some((m("W+7"), m("W+6"))));
+        let back = load(&text, Rules::chinese(), HalfPoints(0), None).unwrap();
+        assert_eq!(back.board(), g.board());
+        assert_eq!(back.komi(), HalfPoints(-13));
+        assert_eq!(back.rules().name, "prejudgement");
+        // A threshold that does not follow from the predictions is not trusted.
+        let forged = text.replace("threshold W+6.5", "threshold W+3");
+        assert_eq!(predictions(&forged), None);
+        assert_eq!(predictions("(;C[prejudgement predictions W+7])"), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod admin;
 pub mod client;
 mod debug;
 mod moves;
+mod prejudgement;
 mod record;
 mod scoring;
 mod setup;
@@ -100,6 +101,17 @@ pub const COMMANDS: &[Command] = &[
     #[cfg(target_os = "linux")]
     cmd("cputime", "", timing::cputime),
     cmd("tengen-perft", "DEPTH", debug::perft),
+    cmd("tengen-prejudge", "", prejudgement::prejudge),
+    cmd(
+        "tengen-prejudgement",
+        "PREDICTION1 PREDICTION2",
+        prejudgement::prejudgement,
+    ),
+    cmd(
+        "tengen-play",
+        "COLOR VERTEX self|opponent",
+        prejudgement::play,
+    ),
 ];
 
 /// The command-line choices the engine starts from.
@@ -133,6 +145,9 @@ pub struct Engine {
     komi_chosen: bool,
     /// A resignation answered by `genmove`, until the position changes: printed as the SGF result.
     resigned: Option<Color>,
+    /// The pre-judgement predictions stated by `tengen-prejudgement` (or read from an SGF
+    /// record), for the game record; they count only while they still describe the game.
+    predictions: Option<prejudgement::Predictions>,
     quit: bool,
 }
 
@@ -149,6 +164,7 @@ impl Engine {
             player: Player::new(options.search.clone()),
             komi_chosen: options.komi.is_some(),
             resigned: None,
+            predictions: None,
             quit: false,
         })
     }

@@ -1,6 +1,6 @@
 //! Game records: `loadsgf` and `printsgf`.
 
-use super::{arity, parse_uint, Engine, Reply};
+use super::{arity, parse_uint, prejudgement, Engine, Reply};
 use crate::sgf;
 use std::io::Read;
 
@@ -25,7 +25,13 @@ pub fn loadsgf(engine: &mut Engine, args: &[&str]) -> Reply {
     let text = read_record(args[0]).map_err(|e| format!("cannot load file: {}", e))?;
     let game = sgf::load(&text, *engine.game.rules(), engine.game.komi(), stop_before)
         .map_err(|e| format!("cannot load file: {}", e))?;
+    // Pre-judgement predictions come back only where they still set the komi (`KM` rules it)
+    // after the opening they judged: not for a position inside the opening.
+    let predictions = sgf::predictions(&text)
+        .map(|(first, second)| prejudgement::Predictions::new(&game, first, second))
+        .filter(|p| p.describe(&game));
     engine.set_game(game);
+    engine.predictions = predictions;
     engine.komi_chosen = true;
     Ok(engine.game.to_move().to_string())
 }
@@ -52,6 +58,7 @@ pub fn printsgf(engine: &mut Engine, args: &[&str]) -> Reply {
     arity("printsgf", args, 0, 1)?;
     let info = sgf::Info {
         result: engine.result(),
+        predictions: prejudgement::current(engine).map(|p| (p.first, p.second)),
         ..sgf::Info::default()
     };
     let text = sgf::write(&engine.game, &info);

@@ -1,0 +1,181 @@
+//! Pre-judgement komi (RULES.md, "Pre-judgement komi in an engine"): the engine's own prediction
+//! (`tengen-prejudge`), the threshold from the two stated predictions (`tengen-prejudgement`),
+//! and moves with the mover's choice of removal in a mutual capture (`tengen-play`).
+//!
+//! The threshold lives in the game as its komi (a komi of −t, t being White's margin), so
+//! `final_score`, the search and the SGF `KM` all see it without knowing about predictions. The
+//! predictions themselves are kept next to the game only for the record (SGF root comment), and
+//! only while the game still starts with the opening they were made for.
+
+use super::{arity, moves, parse_color, parse_vertex, Engine, Reply, VertexError};
+use crate::board::{Move, Removal};
+use crate::game::{Game, GameError, PlayedMove};
+use crate::rules::{prejudgement_threshold, HalfPoints, Margin};
+
+/// Playouts for the engine's prediction when the command line set no playout budget: enough for
+/// a stable mean margin on 19×19 in a couple of seconds, far more than enough on small boards.
+pub const PREDICTION_PLAYOUTS: u64 = 3000;
+
+/// The two stated predictions and the opening they judged.
+#[derive(Clone, Debug)]
+pub struct Predictions {
+    /// From the player who placed the first stone.
+    pub first: Margin,
+    /// From the other player.
+    pub second: Margin,
+    /// The opening placements the predictions were made after: if the record no longer starts
+    /// with them (undo into the opening, a new game), the predictions no longer describe it.
+    opening: Vec<PlayedMove>,
+}
+
+impl Predictions {
+    pub fn new(game: &Game, first: Margin, second: Margin) -> Predictions {
+        Predictions {
+            first,
+            second,
+            opening: opening_of(game),
+        }
+    }
+
+    /// The threshold as a margin for Black, and which player (1 or 2) takes White.
+    pub fn threshold(&self) -> (Margin, u8) {
+        prejudgement_threshold(self.first, self.second)
+    }
+
+    /// Whether these predictions still set the komi of `game`: pre-judgement rules, the opening
+    /// over and the same one they were made after, and the komi still the threshold's.
+    pub fn describe(&self, game: &Game) -> bool {
+        game.rules().komi_from_predictions
+            && !game.in_opening()
+            && opening_of(game) == self.opening
+            && game.komi() == komi_of(self.threshold().0)
+    }
+}
+
+/// The opening placements of the record.
+fn opening_of(game: &Game) -> Vec<PlayedMove> {
+    game.moves()
+        .take(game.rules().opening_placements as usize)
+        .collect()
+}
+
+/// The GTP komi of a threshold: the threshold is White's margin t, and komi is added to White's
+/// margin, so the komi is −t, which is the threshold read as Black's margin.
+pub fn komi_of(threshold: Margin) -> HalfPoints {
+    threshold.0
+}
+
+/// The predictions of the engine's game, when they still describe it.
+pub fn current(engine: &Engine) -> Option<&Predictions> {
+    engine
+        .predictions
+        .as_ref()
+        .filter(|p| p.describe(&engine.game))
+}
+
+/// Refuses unless the game is under pre-judgement rules with the opening placements done.
+fn check_after_opening(game: &Game) -> Result<(), String> {
+    if !game.rules().komi_from_predictions {
+        return Err(format!(
+            "not under pre-judgement rules (rules are {}; use tengen-rules prejudgement)",
+            game.rules().name
+        ));
+    }
+    if game.in_opening() {
+        return Err(format!(
+            "the opening is not complete ({} of {} placements made)",
+            game.move_number(),
+            game.rules().opening_placements
+        ));
+    }
+    Ok(())
+}
+
+/// A prediction as GTP writes a score: `W+7`, `B+2.5`, `0`.
+fn parse_prediction(s: &str) -> Result<Margin, String> {
+    Margin::parse(s).ok_or_else(|| {
+        format!(
+            "syntax error: prediction '{}' is not a score like W+7, B+2.5 or 0",
+            s
+        )
+    })
+}
+
+/// `tengen-prejudge`: the engine's prediction of the final board margin (no komi) after the
+/// opening, from the mean margin of a search of the position. The side to move after the
+/// opening is White, and that is the side searched; later in a game it is whoever is to move.
+pub fn prejudge(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("tengen-prejudge", args, 0, 0)?;
+    check_after_opening(&engine.game)?;
+    // The prediction is of the board alone: with the threshold not yet known, any komi set now
+    // would bias it.
+    let mut game = engine.game.clone();
+    game.set_komi(HalfPoints::ZERO);
+    let playouts = engine
+        .player
+        .config()
+        .playouts
+        .unwrap_or(PREDICTION_PLAYOUTS);
+    let mean = engine
+        .player
+        .analyse(&game, game.to_move(), Some(playouts), None)
+        .mean_margin;
+    // The kept tree was grown under komi 0; the next genmove must not value moves by it.
+    engine.player.forget();
+    Ok(Margin(HalfPoints::round_from(mean)).to_string())
+}
+
+/// `tengen-prejudgement P1 P2`: sets the threshold from the two predictions (P1 from the player
+/// who placed the first stone) as the komi, and answers `T N`: the threshold as a score and the
+/// player (1 or 2) who takes White.
+pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("tengen-prejudgement", args, 2, 2)?;
+    let first = parse_prediction(args[0])?;
+    let second = parse_prediction(args[1])?;
+    check_after_opening(&engine.game)?;
+    let predictions = Predictions::new(&engine.game, first, second);
+    let (threshold, white) = predictions.threshold();
+    let komi = komi_of(threshold);
+    if komi != engine.game.komi() {
+        engine.game.set_komi(komi);
+        engine.player.forget();
+    }
+    engine.komi_chosen = true;
+    engine.predictions = Some(predictions);
+    Ok(format!("{} {}", threshold, white))
+}
+
+/// `tengen-play COLOR VERTEX self|opponent`: `play`, with the mover's choice of whose stones go
+/// when the move leaves both sides without liberties. `opponent` is plain `play` under any
+/// rules; `self` is refused under rules that do not give the mover that choice, since the game
+/// would silently play something else than asked.
+pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("tengen-play", args, 3, 3)?;
+    let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
+    let mv = match parse_vertex(args[1], engine.game.board()) {
+        Ok(mv) => mv,
+        Err(VertexError::Malformed) => return Err(format!("syntax error: bad vertex {}", args[1])),
+        Err(VertexError::OffBoard) => return Err("illegal move: off board".to_string()),
+    };
+    let removal = match args[2].to_ascii_lowercase().as_str() {
+        "self" => Removal::Own,
+        "opponent" => Removal::Opponent,
+        _ => return Err("syntax error: removal must be self or opponent".to_string()),
+    };
+    if removal == Removal::Own && !engine.game.rules().mover_chooses_removal {
+        return Err(format!(
+            "illegal move: under {} rules a mutual capture always removes the opponent's stones",
+            engine.game.rules().name
+        ));
+    }
+    // A pass removes nothing, and the opponent's stones are what plain `play` removes.
+    if removal == Removal::Opponent || mv == Move::Pass {
+        return moves::play_move(engine, color, mv).map(|_| String::new());
+    }
+    engine
+        .game
+        .play_with(color, mv, removal)
+        .map_err(|e: GameError| format!("illegal move: {}", e))?;
+    engine.position_changed();
+    Ok(String::new())
+}
