@@ -45,38 +45,29 @@ pub fn random_move(board: &Board, color: Color, rng: &mut fastrand::Rng) -> Opti
 }
 
 /// Plays a light playout on `board` with `color` to move, until two passes or the cap.
-pub fn light_playout(board: &mut Board, mut color: Color, rng: &mut fastrand::Rng) -> Playout {
-    let cap = move_cap(board.size());
-    let mut moves = 0;
-    let mut passes = 0;
-    while passes < 2 && moves < cap {
-        match random_move(board, color, rng) {
-            Some(p) => {
-                board.play(p, color);
-                passes = 0;
-            }
-            None => {
-                board.pass();
-                passes += 1;
-            }
-        }
-        moves += 1;
-        color = color.opponent();
-    }
-    Playout {
-        moves,
-        area_margin: area_margin(board),
-    }
+pub fn light_playout(board: &mut Board, color: Color, rng: &mut fastrand::Rng) -> Playout {
+    play_out(board, color, rng, random_move)
 }
 
 /// Plays a heavy-policy playout (see [`super::policy`]) on `board` with `color` to move, until
 /// two passes or the cap.
-pub fn heavy_playout(board: &mut Board, mut color: Color, rng: &mut fastrand::Rng) -> Playout {
+pub fn heavy_playout(board: &mut Board, color: Color, rng: &mut fastrand::Rng) -> Playout {
+    play_out(board, color, rng, super::policy::playout_move)
+}
+
+/// Plays `policy`'s moves (a pass when it has none) until two passes or the cap.
+#[inline]
+fn play_out(
+    board: &mut Board,
+    mut color: Color,
+    rng: &mut fastrand::Rng,
+    policy: impl Fn(&Board, Color, &mut fastrand::Rng) -> Option<Point>,
+) -> Playout {
     let cap = move_cap(board.size());
     let mut moves = 0;
     let mut passes = 0;
     while passes < 2 && moves < cap {
-        match super::policy::playout_move(board, color, rng) {
+        match policy(board, color, rng) {
             Some(p) => {
                 board.play(p, color);
                 passes = 0;
