@@ -247,3 +247,30 @@ fn mean_margin_follows_the_count_and_the_komi() {
         .mean_margin;
     assert!((shifted - r - 17.5).abs() < 1.5, "{} then {}", r, shifted);
 }
+
+#[test]
+fn prejudgement_placements_keep_the_game_close() {
+    // In the opening nobody has a colour yet: the player places its stones for balance. On 7×7,
+    // all four placements are legal stones in the order W, B, W, B, and the position they leave
+    // is close by the player's own estimate.
+    let mut g = Game::new(7, Rules::prejudgement()).unwrap();
+    let mut p = Player::new(Config {
+        threads: 1,
+        playouts: Some(3000),
+        seed: Some(13),
+        ..Config::default()
+    });
+    for expected in [Color::White, Color::Black, Color::White, Color::Black] {
+        assert!(g.in_opening());
+        match p.genmove(&g, expected, false) {
+            Decision::Play(mv) => {
+                assert_ne!(mv, Move::Pass);
+                g.play(expected, mv).unwrap();
+            }
+            Decision::Resign => panic!("resigned in the opening"),
+        }
+    }
+    assert!(!g.in_opening());
+    let r = p.analyse(&g, Color::White, Some(3000), None);
+    assert!(r.mean_margin.abs() < 10.0, "mean margin {}", r.mean_margin);
+}

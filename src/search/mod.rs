@@ -123,6 +123,10 @@ struct Root {
     /// Stones counted as dead when a line ends with two passes in the tree (indexed by point;
     /// empty: all stones alive, the count as the board stands).
     dead: Vec<bool>,
+    /// Whether the root is in the pre-judgement opening: colours are not assigned yet, so a
+    /// placement is worth what it leaves for both, a close game (the predictions then set the
+    /// threshold), not a lead for one colour.
+    balance: bool,
 }
 
 /// Scratch space of one worker.
@@ -259,6 +263,7 @@ impl Root {
             expand_at: 1 + size as u32 / 4,
             equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
             root_moves,
+            balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -490,7 +495,9 @@ impl Player {
                     }
                 }
                 let value = self.report.value;
-                let resign = !cleanup && self.config.resign.is_some_and(|t| value < t);
+                // Opening placements are valued by balance, not by winning: never resign there.
+                let resign =
+                    !cleanup && !game.in_opening() && self.config.resign.is_some_and(|t| value < t);
                 let streak = &mut self.low_value_streak[color.index()];
                 *streak = if resign { *streak + 1 } else { 0 };
                 if resign && *streak >= 2 && self.report.playouts >= 200 {
@@ -881,7 +888,14 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
     };
     ownership.add(&board);
     ownership.margin2_sum += margin2 as i64;
-    back_up(tree, root, s, black);
+    if root.balance {
+        // Both sides value the same thing: how close the game is.
+        let scale = (root.board.size() * root.board.size()) as f64 / 2.0;
+        let balance = 1.0 - (margin2.abs() as f64 / scale).min(1.0);
+        back_up(tree, root, s, balance, true);
+    } else {
+        back_up(tree, root, s, black, false);
+    }
 }
 
 /// Finishes the game with the heavy policy, noting first plays for AMAF; Black's value. A
@@ -925,7 +939,9 @@ fn playout_to_end(
 
 /// Adds a simulation's value to the nodes of its path and to the AMAF statistics of their
 /// children.
-fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64) {
+/// With `shared`, `black` is a value both sides hold (the opening's balance) rather than
+/// Black's.
+fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool) {
     // A node's value is for the player who made its move.
     for (d, &i) in s.path.iter().enumerate() {
         let mover = if d % 2 == 1 {
@@ -933,7 +949,7 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64) {
         } else {
             root.color.opponent()
         };
-        let v = if mover == Color::Black {
+        let v = if mover == Color::Black || shared {
             black
         } else {
             1.0 - black
@@ -941,7 +957,7 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64) {
         tree.node(i).add_value(v);
         // AMAF: children of this node whose move the child's mover played first, later on.
         let child_mover = mover.opponent();
-        let cv = 1.0 - v;
+        let cv = if shared { v } else { 1.0 - v };
         for c in tree.children(i) {
             if let Move::Play(p) = tree.node(c).mv() {
                 let k = p.idx();
