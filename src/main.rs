@@ -238,14 +238,6 @@ fn main() -> ExitCode {
         None => return run_gtp(cli.engine),
         Some(Command::Gtp(args)) => return run_gtp(args.or(cli.engine)),
         Some(Command::Match(m)) => {
-            if m.rules.opening_placements > 0 {
-                eprintln!(
-                    "tengen match: --rules {} is not supported yet (its prediction protocol \
-                     between engines is not defined); use japanese or chinese",
-                    m.rules.name
-                );
-                return ExitCode::from(2);
-            }
             let config = MatchConfig {
                 black: m.black,
                 white: m.white,

@@ -1,6 +1,7 @@
 //! `tengen match`: engine-against-engine games over GTP, for strength measurements.
 //!
-//! Engine A is the `--black` command and plays Black in odd-numbered games, White in even ones.
+//! Engine A is the `--black` command and moves first in odd-numbered games (Black; White under
+//! pre-judgement rules), second in even ones.
 //! Every game starts fresh processes (so one game's crash or hang cannot leak into the next),
 //! sets them up with the standard commands they list, and asks the side to move for `genmove`
 //! under a deadline. tengen keeps the authoritative record: a move its rules refuse, a crash, an
@@ -9,12 +10,18 @@
 //! and by the referee's `final_score` when one is given; the referee's count decides when both
 //! exist, and a disagreement is reported. Each game is written as SGF when asked, and the
 //! summary gives A's win rate (draws count half) with its 95% Wilson interval.
+//!
+//! Pre-judgement rules (RULES.md): the engine moving first places opening stones 1 and 4 (White,
+//! then Black), the other stones 2 and 3; then each states its prediction (`tengen-prejudge`),
+//! the predictions give the colours and the threshold (`rules::prejudgement_threshold`), both
+//! engines are told (`tengen-prejudgement P1 P2`), White moves, and the count is against the
+//! threshold (the game's komi), draws included. An engine without those commands cannot play.
 
 use crate::board::Color;
 use crate::game::Game;
 use crate::gtp::client::{Client, ClientError, Response};
 use crate::gtp::{format_move, parse_vertex};
-use crate::rules::{Margin, Rules};
+use crate::rules::{prejudgement_threshold, Margin, Rules};
 use crate::score;
 use crate::search::{self, Player};
 use crate::sgf;
@@ -249,6 +256,66 @@ fn prepare(seat: &mut Seat, config: &MatchConfig) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The commands an engine needs for pre-judgement games.
+const PREJUDGEMENT_COMMANDS: [&str; 2] = ["tengen-prejudge", "tengen-prejudgement"];
+
+/// The colour whose seat has this index.
+fn seat_color(index: usize) -> Color {
+    if index == Color::Black.index() {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The seat asked for the next move. Seats are indexed by colour, except in the pre-judgement
+/// opening, where colours are not yet known: the first mover (in the first player's seat until
+/// the predictions decide) places the first and last opening stones, the other engine those in
+/// between, so each places stones of both colours.
+fn mover_seat(game: &Game) -> usize {
+    let rules = game.rules();
+    if !game.in_opening() {
+        return game.to_move().index();
+    }
+    let first = rules.first_player.index();
+    let k = game.move_number();
+    if k == 0 || k + 1 == rules.opening_placements as usize {
+        first
+    } else {
+        1 - first
+    }
+}
+
+/// The two predictions after the pre-judgement opening, first mover's first, each engine told
+/// both. A seat that fails or answers something other than a score loses (`Err`).
+fn settle_predictions(
+    seats: &mut [Seat; 2],
+    first: usize,
+    deadline: Duration,
+) -> Result<(Margin, Margin), End> {
+    let loses = |seat: usize, why: String| End::Win(seat_color(1 - seat), "F", why);
+    let mut predictions = [Margin::default(); 2];
+    for (i, seat) in [first, 1 - first].into_iter().enumerate() {
+        let text = ask(&mut seats[seat], "tengen-prejudge", deadline)
+            .map_err(|e| loses(seat, failure_text(&e)))?;
+        predictions[i] = Margin::parse(&text).ok_or_else(|| {
+            loses(
+                seat,
+                format!(
+                    "{} answered tengen-prejudge with '{}', not a score",
+                    seats[seat].title,
+                    text.trim()
+                ),
+            )
+        })?;
+    }
+    let command = format!("tengen-prejudgement {} {}", predictions[0], predictions[1]);
+    for seat in [first, 1 - first] {
+        ask(&mut seats[seat], &command, deadline).map_err(|e| loses(seat, failure_text(&e)))?;
+    }
+    Ok((predictions[0], predictions[1]))
+}
+
 /// A game's end before counting.
 enum End {
     /// Two passes or the move limit: count the board.
@@ -261,10 +328,12 @@ enum End {
 
 /// Plays game `number` and reports it (writing its SGF if asked).
 pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, String> {
-    let a_color = if number % 2 == 1 {
-        Color::Black
+    let first_player = config.rules.first_player;
+    // Under pre-judgement rules this is A's seat until the predictions give the colours.
+    let mut a_color = if number % 2 == 1 {
+        first_player
     } else {
-        Color::White
+        first_player.opponent()
     };
     let (black_cmd, white_cmd) = if a_color == Color::Black {
         (&config.black, &config.white)
@@ -277,6 +346,18 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         None => None,
     };
     let mut referee_error: Option<String> = None;
+    let prejudgement = config.rules.komi_from_predictions;
+    if prejudgement {
+        for seat in &seats {
+            if let Some(missing) = PREJUDGEMENT_COMMANDS.iter().find(|c| !seat.lists(c)) {
+                return Err(format!(
+                    "{} does not list {}: it cannot play pre-judgement games",
+                    seat.title, missing
+                ));
+            }
+        }
+    }
+    let mut predictions: Option<(Margin, Margin)> = None;
 
     let mut game = Game::new(config.size, config.rules).ok_or("board size must be 2 to 25")?;
     game.set_komi(config.komi);
@@ -304,6 +385,49 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
 
     let move_deadline = config.move_timeout();
     while end.is_none() {
+        if prejudgement && predictions.is_none() && !game.in_opening() {
+            match settle_predictions(&mut seats, first_player.index(), move_deadline) {
+                Ok((p1, p2)) => {
+                    let (threshold, white) = prejudgement_threshold(p1, p2);
+                    // The first mover sits in the first player's (White's) seat so far.
+                    let first_is_white = white == 1;
+                    if first_is_white != (first_player == Color::White) {
+                        seats.swap(0, 1);
+                    }
+                    let a_first = number % 2 == 1;
+                    a_color = if a_first == first_is_white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    // The threshold t (White's margin) is a komi of -t.
+                    game.set_komi(threshold.0);
+                    if let (Some(r), None) = (referee.as_mut(), &referee_error) {
+                        let command = if r.lists("tengen-prejudgement") {
+                            format!("tengen-prejudgement {} {}", p1, p2)
+                        } else {
+                            format!("komi {}", threshold.0)
+                        };
+                        if let Err(e) = ask(r, &command, move_deadline) {
+                            referee_error = Some(failure_text(&e));
+                        }
+                    }
+                    log::info!(
+                        "game {}: predictions {} and {}, threshold {}, player {} takes White",
+                        number,
+                        p1,
+                        p2,
+                        threshold,
+                        white
+                    );
+                    predictions = Some((p1, p2));
+                }
+                Err(e) => {
+                    end = Some(e);
+                    break;
+                }
+            }
+        }
         if game.is_over() {
             end = Some(End::Count("two passes".to_string()));
             break;
@@ -314,7 +438,11 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         }
         let color = game.to_move();
         let letter = color.letter().to_ascii_lowercase();
-        let mover = &mut seats[color.index()];
+        // The mover's seat; its colour is `color` except in the pre-judgement opening, where
+        // the seat's colour stands for the engine in a result.
+        let seat = mover_seat(&game);
+        let loser = seat_color(seat);
+        let mover = &mut seats[seat];
         let answer = match mover
             .client
             .send(&format!("genmove {}", letter), move_deadline)
@@ -322,7 +450,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
             Ok(Ok(text)) => text,
             Ok(Err(msg)) => {
                 end = Some(End::Win(
-                    color.opponent(),
+                    loser.opponent(),
                     "F",
                     format!("{}'s genmove failed: {}", color, msg),
                 ));
@@ -332,21 +460,21 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
                 // A hung engine will not answer `quit` either.
                 mover.client.kill();
                 end = Some(End::Win(
-                    color.opponent(),
+                    loser.opponent(),
                     "T",
                     format!("{} gave no move within {:.1} s", color, d.as_secs_f64()),
                 ));
                 break;
             }
             Err(e) => {
-                end = Some(End::Win(color.opponent(), "F", format!("{} {}", color, e)));
+                end = Some(End::Win(loser.opponent(), "F", format!("{} {}", color, e)));
                 break;
             }
         };
         let answer = answer.trim().to_string();
         if answer.eq_ignore_ascii_case("resign") {
             end = Some(End::Win(
-                color.opponent(),
+                loser.opponent(),
                 "R",
                 format!("{} resigned", color),
             ));
@@ -356,7 +484,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
             Ok(mv) => mv,
             Err(_) => {
                 end = Some(End::Win(
-                    color.opponent(),
+                    loser.opponent(),
                     "F",
                     format!("{} answered genmove with '{}', not a move", color, answer),
                 ));
@@ -365,7 +493,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         };
         if let Err(e) = game.play(color, mv) {
             end = Some(End::Win(
-                color.opponent(),
+                loser.opponent(),
                 "F",
                 format!("{} played an illegal move {}: {}", color, answer, e),
             ));
@@ -373,7 +501,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         }
         let vertex = format_move(game.board(), mv);
         let play = format!("play {} {}", letter, vertex);
-        let other = &mut seats[color.opponent().index()];
+        let other = &mut seats[1 - seat];
         match other.client.send(&play, move_deadline) {
             Ok(Ok(_)) => {}
             Ok(Err(msg)) => {
@@ -387,7 +515,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
             }
             Err(e) => {
                 other.client.kill();
-                end = Some(End::Win(color, "F", format!("{} {}", color.opponent(), e)));
+                end = Some(End::Win(loser, "F", format!("{} {}", color.opponent(), e)));
             }
         }
         if let (Some(r), None) = (referee.as_mut(), &referee_error) {
@@ -441,7 +569,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
             white: Some(seats[1].title.clone()),
             result: (result != "?").then(|| result.clone()),
             comment: Some(format!("game {} of tengen match: {}", number, reason)),
-            ..sgf::Info::default()
+            predictions,
         };
         let path = dir.join(format!("game-{:03}.sgf", number));
         std::fs::write(&path, sgf::write(&game, &info))
@@ -511,12 +639,6 @@ pub fn game_line(g: &GameResult) -> String {
 
 /// Plays the whole match, printing one line per game and the summary to `out`.
 pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String> {
-    if config.rules.opening_placements > 0 {
-        return Err(format!(
-            "rules {} are not supported in matches yet",
-            config.rules.name
-        ));
-    }
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
     }
@@ -527,7 +649,11 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
         config.games,
         config.size,
         config.size,
-        config.komi,
+        if config.rules.komi_from_predictions {
+            "from the predictions".to_string()
+        } else {
+            config.komi.to_string()
+        },
         config.rules.name,
         config.time.map_or(String::new(), |t| format!(
             ", {} s per move",
@@ -626,21 +752,25 @@ mod tests {
     }
 
     #[test]
-    fn prejudgement_is_refused() {
-        let config = MatchConfig {
-            black: "x".into(),
-            white: "y".into(),
-            games: 1,
-            size: 9,
-            komi: crate::rules::HalfPoints(0),
-            rules: Rules::prejudgement(),
-            time: None,
-            move_timeout: None,
-            max_moves: None,
-            sgf_dir: None,
-            referee: None,
-            seed: 1,
-        };
-        assert!(run(&config, &mut Vec::new()).is_err());
+    fn the_first_mover_places_stones_one_and_four() {
+        let mut game = Game::new(9, Rules::prejudgement()).unwrap();
+        let (w, b) = (Color::White.index(), Color::Black.index());
+        let mut seats = Vec::new();
+        let mut k = 0;
+        while game.in_opening() {
+            seats.push(mover_seat(&game));
+            let p = game.board().point(k, 0);
+            game.play(game.to_move(), crate::board::Move::Play(p))
+                .unwrap();
+            k += 1;
+        }
+        assert_eq!(seats, [w, b, b, w]);
+        assert_eq!(mover_seat(&game), w);
+        let mut chinese = Game::new(9, Rules::chinese()).unwrap();
+        assert_eq!(mover_seat(&chinese), b);
+        chinese
+            .play(Color::Black, crate::board::Move::Pass)
+            .unwrap();
+        assert_eq!(mover_seat(&chinese), w);
     }
 }
