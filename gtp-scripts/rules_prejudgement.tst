@@ -81,3 +81,28 @@ play w a2
 komi -6.5
 210 tengen-rules
 #? [prejudgement]
+
+# The prediction and the threshold (prejudgement_flow.tst covers the whole flow): the engine's
+# prediction is a GTP score, and the threshold from two predictions replaces the komi.
+220 tengen-prejudge
+#? [[BW]\+\d+(\.5)?|0]
+
+230 tengen-prejudgement W+7 W+6
+#? [W\+6\.5 1]
+
+240 showboard
+#? [.*rules prejudgement, komi -6\.5,.*]
+
+250 genmove w
+#? [[A-E][1-5]|pass]
+
+# Under another ruleset neither command applies, and nothing changes.
+tengen-rules chinese
+260 tengen-prejudgement W+7 W+6
+#?error [not under pre-judgement rules \(rules are chinese; use tengen-rules prejudgement\)]
+
+270 tengen-prejudge
+#?error [not under pre-judgement rules.*]
+
+280 showboard
+#? [.*rules chinese, komi -6\.5,.*]
