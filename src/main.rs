@@ -170,11 +170,13 @@ struct MatchArgs {
     /// Board side, 2 to 25.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Komi (points added to White); default: the ruleset's usual komi.
+    /// Komi (points added to White); default: the ruleset's usual komi. Under prejudgement the
+    /// threshold from the engines' predictions replaces it.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
     komi: Option<HalfPoints>,
-    /// Ruleset the games are played and counted under: japanese or chinese (sent to engines that
-    /// list tengen-rules or kgs-rules; others must be started with matching rules).
+    /// Ruleset the games are played and counted under: japanese, chinese or prejudgement (sent to
+    /// engines that list tengen-rules or kgs-rules; others must be started with matching rules).
+    /// Prejudgement needs engines that list tengen-prejudge and tengen-prejudgement.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
     rules: Rules,
     /// Seconds per move, sent to the engines as byo-yomi (`time_settings 0 S 1`).
