@@ -99,6 +99,8 @@ pub struct GameResult {
     pub tengen_score: Option<Margin>,
     /// The referee's `final_score`, or why it has none.
     pub referee_score: Option<Result<Margin, String>>,
+    /// Pre-judgement games: the two predictions (the first mover's first) and the threshold.
+    pub prejudgement: Option<(Margin, Margin, Margin)>,
 }
 
 impl GameResult {
@@ -589,6 +591,8 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         moves: game.move_number(),
         tengen_score,
         referee_score,
+        prejudgement: predictions
+            .map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
     })
 }
 
@@ -621,6 +625,9 @@ pub fn game_line(g: &GameResult) -> String {
         g.moves,
         if g.moves == 1 { "" } else { "s" }
     );
+    if let Some((p1, p2, t)) = g.prejudgement {
+        line.push_str(&format!("; predictions {} {}, threshold {}", p1, p2, t));
+    }
     if let Some(t) = g.tengen_score {
         line.push_str(&format!("; tengen counts {}", t));
     }
@@ -743,6 +750,7 @@ mod tests {
             moves: 0,
             tengen_score: None,
             referee_score: None,
+            prejudgement: None,
         };
         s.add(&g(1, Some(Color::Black)));
         s.add(&g(2, Some(Color::Black)));
