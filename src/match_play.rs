@@ -591,8 +591,7 @@ pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, Stri
         moves: game.move_number(),
         tengen_score,
         referee_score,
-        prejudgement: predictions
-            .map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
+        prejudgement: predictions.map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
     })
 }
 
