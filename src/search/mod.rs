@@ -636,7 +636,7 @@ impl Player {
             playouts,
             self.report.seconds,
             playouts as f64 / self.report.seconds.max(1e-9),
-            tree.len(),
+            tree.nodes(),
             best,
             self.report.value
         );

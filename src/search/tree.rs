@@ -195,12 +195,8 @@ impl Tree {
     }
 
     /// Nodes in use.
-    pub fn len(&self) -> usize {
+    pub fn nodes(&self) -> usize {
         self.used.load(Relaxed).min(self.capacity)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// Whether the memory budget is used up.
