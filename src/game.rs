@@ -197,6 +197,12 @@ impl Game {
         matches!(self.history.last(), Some(r) if r.mv != Move::Pass) && self.seen[&last] > 1
     }
 
+    /// The position hash before the last move, if a move was played.
+    pub fn hash_before_last_move(&self) -> Option<u64> {
+        let n = self.positions.len();
+        (n >= 2).then(|| self.positions[n - 2])
+    }
+
     /// How many times the position with this hash has occurred so far.
     pub fn times_seen(&self, hash: u64) -> u32 {
         self.seen.get(&hash).copied().unwrap_or(0)

@@ -688,20 +688,12 @@ impl Player {
         if kept.hash == board.hash() && kept.to_move == color {
             return kept.tree;
         }
-        // One opponent move later?
-        if kept.to_move == color.opponent() {
+        // One opponent move later: follow it if the kept root is the position before it.
+        if kept.to_move == color.opponent() && game.hash_before_last_move() == Some(kept.hash) {
             if let Some(last) = game.moves().last() {
                 if last.color == kept.to_move {
                     if let Some(c) = kept.tree.child_by_move(Tree::ROOT, last.mv) {
-                        let mut before = board.clone();
-                        // Verify by hash: the kept root must be the position before `last`.
-                        let mut g = game.clone();
-                        if g.undo().is_ok() && g.board().hash() == kept.hash {
-                            before = g.board().clone();
-                        }
-                        if before.hash() == kept.hash {
-                            return kept.tree.subtree(c, capacity);
-                        }
+                        return kept.tree.subtree(c, capacity);
                     }
                 }
             }
