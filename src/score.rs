@@ -202,10 +202,14 @@ impl Regions {
     }
 }
 
-/// Black's area minus White's on `board` with the stones marked in `dead` (indexed by point; an
-/// empty mask lifts nothing) lifted: stones plus empty regions that reach only one colour.
-pub fn area_margin_with_dead(board: &Board, dead: &[bool]) -> i32 {
-    let is_dead = |p: Point| dead.get(p.idx()).copied().unwrap_or(false);
+/// Black's area minus White's on `board` with dead stones lifted — `dead` gives, per point, the
+/// colour of the dead stone there (a stone of another colour on that point stays; an empty mask
+/// lifts nothing) — counting stones plus empty regions that reach only one colour.
+pub fn area_margin_with_dead(board: &Board, dead: &[Option<Color>]) -> i32 {
+    let is_dead = |p: Point| {
+        let d = dead.get(p.idx()).copied().flatten();
+        d.is_some() && d == board.color(p)
+    };
     let alive = |p: Point| board.color(p).filter(|_| !is_dead(p));
     let mut seen = vec![false; crate::board::CELLS];
     let mut margin = 0;
@@ -518,10 +522,13 @@ mod tests {
         let b = g.board();
         // As the board stands: Black 5 stones, White 5 + 1 stones and 5 points; the rest dame.
         assert_eq!(area_margin_with_dead(b, &[]), 5 - 11);
-        let mut dead = vec![false; crate::board::CELLS];
-        dead[b.point(0, 2).idx()] = true;
+        let mut dead = vec![None; crate::board::CELLS];
+        dead[b.point(0, 2).idx()] = Some(Color::White);
         // Lifting A3 gives Black the three points of the left edge.
         assert_eq!(area_margin_with_dead(b, &dead), 8 - 10);
+        // A mask for the other colour lifts nothing there.
+        dead[b.point(0, 2).idx()] = Some(Color::Black);
+        assert_eq!(area_margin_with_dead(b, &dead), 5 - 11);
     }
 
     #[test]

@@ -102,6 +102,7 @@ pub struct Player {
     report: Report,
     /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
     ownership: Vec<f32>,
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
 /// Everything a worker needs to know about the root, read-only during a search.
@@ -120,9 +121,10 @@ struct Root {
     equivalence: f64,
     /// The root's legal moves: its children.
     root_moves: Vec<Move>,
-    /// Stones counted as dead when a line ends with two passes in the tree (indexed by point;
-    /// empty: all stones alive, the count as the board stands).
-    dead: Vec<bool>,
+    /// Stones counted as dead when a line ends with two passes in the tree: the colour of the
+    /// dead stone on each point (so a stone played there later is not lifted); empty: all
+    /// stones alive, the count as the board stands.
+    dead: Vec<Option<Color>>,
     /// Whether the root is in the pre-judgement opening: colours are not assigned yet, so a
     /// placement is worth what it leaves for both, a close game (the predictions then set the
     /// threshold), not a lead for one colour.
@@ -267,9 +269,9 @@ impl Root {
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
-                let mut mask = vec![false; CELLS];
-                for p in dead {
-                    mask[p.idx()] = true;
+                let mut mask = vec![None; CELLS];
+                for &p in dead {
+                    mask[p.idx()] = game.board().color(p);
                 }
                 mask
             },
@@ -369,6 +371,7 @@ impl Player {
             low_value_streak: [0; 2],
             report: Report::default(),
             ownership: Vec::new(),
+            pool: None,
         }
     }
 
@@ -401,11 +404,22 @@ impl Player {
         self.low_value_streak = [0; 2];
     }
 
-    fn pool(&self) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.config.threads.max(1))
-            .build()
-            .expect("thread pool")
+    /// The worker pool, built once per thread count.
+    fn pool(&mut self) -> std::sync::Arc<rayon::ThreadPool> {
+        let threads = self.config.threads.max(1);
+        match &self.pool {
+            Some(p) if p.current_num_threads() == threads => p.clone(),
+            _ => {
+                let p = std::sync::Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .expect("thread pool"),
+                );
+                self.pool = Some(p.clone());
+                p
+            }
+        }
     }
 
     /// The legal root moves for `color`: the game's own legality (superko included), minus own
@@ -422,6 +436,21 @@ impl Player {
             Move::Play(p) => p.0,
             Move::Pass => 0,
         });
+        // Under basic-ko rules a stone may legally recreate an earlier position (a cycle the
+        // players may call no result); tengen never starts one while it has another move.
+        if !game.rules().superko() {
+            let fresh: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    game.check(color, mv, crate::board::Removal::Opponent)
+                        .is_ok_and(|after| game.times_seen(after.hash()) == 0)
+                })
+                .collect();
+            if !fresh.is_empty() {
+                moves = fresh;
+            }
+        }
         let no_eyes: Vec<Move> = moves
             .iter()
             .copied()
@@ -446,6 +475,7 @@ impl Player {
     /// never resigns.
     pub fn genmove(&mut self, game: &Game, color: Color, cleanup: bool) -> Decision {
         let start = Instant::now();
+        let limit = self.limits(game, color);
         let board = game.board();
         let opponent_passed =
             matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
@@ -485,9 +515,12 @@ impl Player {
             [] => Decision::Play(Move::Pass),
             [only] => Decision::Play(*only),
             _ => {
-                let limit = self.limits(game, color);
-                let mut best = self.search(game, color, moves, &sure_dead, limit, true);
-                if best == Move::Pass && !cleanup {
+                // The move's time counts from the start of genmove: what the ownership estimate
+                // above took is no longer the search's.
+                let (playouts, time) = limit;
+                let time = time.map(|t| t.saturating_sub(start.elapsed()));
+                let mut best = self.search(game, color, moves, &sure_dead, (playouts, time), true);
+                if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
                     if let Some(&p) = Self::dame_to_fill(game, color, &dead).first() {

@@ -199,7 +199,7 @@ impl Clock {
                     s.period / s.count.max(1)
                 } else {
                     // Main time spread, plus a fair share of the first period to come.
-                    spread(s.main) + period / (2 * stones.max(1))
+                    spread(s.main) + period / stones.max(1).saturating_mul(2)
                 }
             }
             TimeSystem::Byoyomi { period, .. } => {
