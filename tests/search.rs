@@ -274,28 +274,3 @@ fn prejudgement_placements_keep_the_game_close() {
     let r = p.analyse(&g, Color::White, Some(3000), None);
     assert!(r.mean_margin.abs() < 10.0, "mean margin {}", r.mean_margin);
 }
-
-#[test]
-fn never_repeats_a_position_by_its_own_move_under_japanese_rules() {
-    // Send two, return one: after Black C1 and White's capture at A1, Black's recapture at B1
-    // would recreate the starting position. Legal under Japanese rules (a cycle), but tengen does
-    // not start one while it has other moves.
-    let rows = [
-        ".......", //
-        ".......", //
-        ".......", //
-        ".......", //
-        "XXXXX..", //
-        "XOOOX..", //
-        ".X.O...",
-    ];
-    let mut g = position(&rows, Rules::japanese());
-    g.play(Color::Black, at(&g, 2, 6)).unwrap();
-    g.play(Color::White, at(&g, 0, 6)).unwrap();
-    let repeat = at(&g, 1, 6);
-    assert!(g.is_legal(Color::Black, repeat));
-    for seed in 0..3 {
-        let d = player(2000, 20 + seed).genmove(&g, Color::Black, false);
-        assert_ne!(d, Decision::Play(repeat), "seed {}", seed);
-    }
-}

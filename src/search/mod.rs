@@ -437,7 +437,8 @@ impl Player {
             Move::Pass => 0,
         });
         // Under basic-ko rules a stone may legally recreate an earlier position (a cycle the
-        // players may call no result); tengen never starts one while it has another move.
+        // players may call no result); tengen never starts one while it has another move, a
+        // pass included.
         if !game.rules().superko() {
             let fresh: Vec<Move> = moves
                 .iter()
@@ -447,7 +448,7 @@ impl Player {
                         .is_ok_and(|after| game.times_seen(after.hash()) == 0)
                 })
                 .collect();
-            if !fresh.is_empty() {
+            if !fresh.is_empty() || (allow_pass && game.is_legal(color, Move::Pass)) {
                 moves = fresh;
             }
         }
@@ -994,5 +995,40 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_moves_never_repeat_a_position_under_basic_ko() {
+        // Send two, return one on 7×7: after Black C1 and White's capture of two at A1, Black's
+        // recapture at B1 recreates the start. Japanese rules allow it; tengen does not offer it.
+        let rows = [
+            ".......", ".......", ".......", ".......", "XXXXX..", "XOOOX..", ".X.O...",
+        ];
+        let mut g = Game::new(7, Rules::japanese()).unwrap();
+        let b = g.board().clone();
+        let mut stones = Vec::new();
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                match ch {
+                    'X' => stones.push((b.point(c, r), Some(Color::Black))),
+                    'O' => stones.push((b.point(c, r), Some(Color::White))),
+                    _ => {}
+                }
+            }
+        }
+        g.setup(&stones).unwrap();
+        g.play(Color::Black, Move::Play(b.point(2, 6))).unwrap();
+        g.play(Color::White, Move::Play(b.point(0, 6))).unwrap();
+        let repeat = Move::Play(b.point(1, 6));
+        assert!(g.is_legal(Color::Black, repeat));
+        let moves = Player::root_moves(&g, Color::Black, true);
+        assert!(!moves.contains(&repeat));
+        assert!(moves.contains(&Move::Pass));
+        assert!(moves.len() > 10);
     }
 }
