@@ -224,6 +224,16 @@ impl Game {
 
     /// Checks a move for `color` without playing it; returns the board it would produce.
     pub fn check(&self, color: Color, mv: Move, removal: Removal) -> Result<Board, GameError> {
+        self.try_move(color, mv, removal).map(|(board, _)| board)
+    }
+
+    /// The board a legal move produces and what it removed.
+    fn try_move(
+        &self,
+        color: Color,
+        mv: Move,
+        removal: Removal,
+    ) -> Result<(Board, Outcome), GameError> {
         let index = self.history.len();
         if let Some(expected) = self.rules.opening_color(index) {
             if mv == Move::Pass {
@@ -234,21 +244,25 @@ impl Game {
             }
         }
         let mut after = self.board.clone();
-        match mv {
-            Move::Pass => after.pass(),
+        let outcome = match mv {
+            Move::Pass => {
+                after.pass();
+                Outcome::default()
+            }
             Move::Play(p) => {
                 let removal = if self.rules.mover_chooses_removal {
                     removal
                 } else {
                     Removal::Opponent
                 };
-                after.try_play(p, color, self.rules.suicide_legal, removal)?;
+                let outcome = after.try_play(p, color, self.rules.suicide_legal, removal)?;
                 if self.rules.superko() && self.seen.contains_key(&after.hash()) {
                     return Err(GameError::Superko);
                 }
+                outcome
             }
-        }
-        Ok(after)
+        };
+        Ok((after, outcome))
     }
 
     /// Whether `color` may play `mv` now.
@@ -269,9 +283,8 @@ impl Game {
         mv: Move,
         removal: Removal,
     ) -> Result<Outcome, GameError> {
-        let after = self.check(color, mv, removal)?;
+        let (after, outcome) = self.try_move(color, mv, removal)?;
         let before = std::mem::replace(&mut self.board, after);
-        let outcome = self.outcome_of(&before, color, mv);
         self.history.push(Record {
             color,
             mv,
@@ -290,22 +303,6 @@ impl Game {
         self.to_move = color.opponent();
         self.record_position(self.board.hash());
         Ok(outcome)
-    }
-
-    /// What a move changed, read off the stone counts of the two boards.
-    fn outcome_of(&self, before: &Board, color: Color, mv: Move) -> Outcome {
-        if mv == Move::Pass {
-            return Outcome::default();
-        }
-        let count = |b: &Board, c: Color| b.points().filter(|&p| b.color(p) == Some(c)).count();
-        let own_before = count(before, color);
-        let own_after = count(&self.board, color);
-        let opp_before = count(before, color.opponent());
-        let opp_after = count(&self.board, color.opponent());
-        Outcome {
-            captured: (opp_before - opp_after) as u16,
-            lost: (own_before + 1 - own_after) as u16,
-        }
     }
 
     /// Takes back the last move.
