@@ -338,13 +338,6 @@ impl Board {
         self.hash
     }
 
-    /// The Zobrist hash that the board would have with `c`'s stones on `stones` added.
-    /// Cheap helper for superko checks on a hypothetical position.
-    #[inline]
-    pub fn zobrist(c: Color, p: Point) -> u64 {
-        ZOBRIST[c.index()][p.idx()]
-    }
-
     /// The basic-ko point and the colour that may not retake there, if a ko was just taken.
     #[inline]
     pub fn ko(&self) -> Option<(Point, Color)> {

@@ -240,11 +240,12 @@ pub fn prior(board: &Board, c: Color, mv: Move) -> Prior {
     let size = board.size();
     let (col, row) = board.coords(p);
     let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
-    let tactical = captures(board, p, c) || escapes(board, p, c);
-    if captures(board, p, c) {
+    let (capture, escape) = (captures(board, p, c), escapes(board, p, c));
+    let tactical = capture || escape;
+    if capture {
         add(20, 20.0);
     }
-    if escapes(board, p, c) {
+    if escape {
         add(20, 20.0);
     }
     if is_big_self_atari(board, p, c) || (board.liberties_after(p, c) == 1 && !tactical) {
