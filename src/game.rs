@@ -197,10 +197,10 @@ impl Game {
         matches!(self.history.last(), Some(r) if r.mv != Move::Pass) && self.seen[&last] > 1
     }
 
-    /// The position hash before the last move, if a move was played.
-    pub fn hash_before_last_move(&self) -> Option<u64> {
+    /// The position hash `moves` moves ago (0: now), if the record goes back that far.
+    pub fn hash_moves_ago(&self, moves: usize) -> Option<u64> {
         let n = self.positions.len();
-        (n >= 2).then(|| self.positions[n - 2])
+        (moves < n).then(|| self.positions[n - 1 - moves])
     }
 
     /// How many times the position with this hash has occurred so far.

@@ -86,10 +86,16 @@ pub struct Report {
 }
 
 /// The tree kept between moves, and the position it was built for.
+/// The whole tree is kept, uncopied, so that nothing is spent after the search's deadline;
+/// the next search takes the subtree of the moves actually played (ours, then the reply) in one
+/// copy, within its own time.
 struct Kept {
     tree: Tree,
+    /// The root position's hash and side to move.
     hash: u64,
     to_move: Color,
+    /// The move the player chose there.
+    played: Move,
 }
 
 /// The engine's player: configuration, clock, and the tree kept for the next move.
@@ -674,25 +680,14 @@ impl Player {
             best,
             self.report.value
         );
-        // Keep the subtree of the chosen move for the next search (not in reproducible mode,
-        // where the same position must give the same move whatever came before).
-        self.kept = None;
-        if self.config.seed.is_none() {
-            if let Some(c) = tree.child_by_move(Tree::ROOT, best) {
-                let mut after = root.board.clone();
-                match best {
-                    Move::Pass => after.pass(),
-                    Move::Play(p) => {
-                        after.play(p, color);
-                    }
-                }
-                self.kept = Some(Kept {
-                    tree: tree.subtree(c, capacity),
-                    hash: after.hash(),
-                    to_move: color.opponent(),
-                });
-            }
-        }
+        // Keep the tree for the next search (not in reproducible mode, where the same position
+        // must give the same move whatever came before).
+        self.kept = self.config.seed.is_none().then(|| Kept {
+            tree,
+            hash: root.board.hash(),
+            to_move: color,
+            played: best,
+        });
         best
     }
 
@@ -713,21 +708,28 @@ impl Player {
         &self.report
     }
 
-    /// The kept tree if it fits the position (following the opponent's reply), else a new one.
+    /// The kept tree's subtree for this position, if the game went on from the kept root by the
+    /// move the player chose and then one reply (or stands at the kept root), else a new tree.
     fn reuse_tree(&mut self, game: &Game, color: Color, capacity: usize) -> Tree {
         let Some(kept) = self.kept.take() else {
             return Tree::new(capacity);
         };
-        let board = game.board();
-        if kept.hash == board.hash() && kept.to_move == color {
+        let moves: Vec<_> = game.moves().collect();
+        let last_two = &moves[moves.len().saturating_sub(2)..];
+        if kept.hash == game.board().hash() && kept.to_move == color {
             return kept.tree;
         }
-        // One opponent move later: follow it if the kept root is the position before it.
-        if kept.to_move == color.opponent() && game.hash_before_last_move() == Some(kept.hash) {
-            if let Some(last) = game.moves().last() {
-                if last.color == kept.to_move {
-                    if let Some(c) = kept.tree.child_by_move(Tree::ROOT, last.mv) {
-                        return kept.tree.subtree(c, capacity);
+        // Our move, then the opponent's reply: the kept root must be the position two moves ago.
+        if let [ours, reply] = last_two {
+            if game.hash_moves_ago(2) == Some(kept.hash)
+                && ours.color == kept.to_move
+                && ours.mv == kept.played
+                && reply.color == kept.to_move.opponent()
+                && color == kept.to_move
+            {
+                if let Some(c) = kept.tree.child_by_move(Tree::ROOT, ours.mv) {
+                    if let Some(r) = kept.tree.child_by_move(c, reply.mv) {
+                        return kept.tree.subtree(r, capacity);
                     }
                 }
             }
@@ -1001,6 +1003,38 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tree_is_kept_across_our_move_and_the_reply() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            playouts: Some(3000),
+            ..Config::default()
+        });
+        let Decision::Play(ours) = p.genmove(&g, Color::Black, false) else {
+            panic!("no move");
+        };
+        g.play(Color::Black, ours).unwrap();
+        // The reply the tree explored most.
+        let kept = p.kept.as_ref().unwrap();
+        let c = kept.tree.child_by_move(Tree::ROOT, ours).unwrap();
+        let reply = kept
+            .tree
+            .children(c)
+            .max_by_key(|&r| kept.tree.node(r).visits())
+            .map(|r| kept.tree.node(r).mv())
+            .unwrap();
+        let expected = kept
+            .tree
+            .node(kept.tree.child_by_move(c, reply).unwrap())
+            .visits();
+        assert!(expected > 0);
+        g.play(Color::White, reply).unwrap();
+        let capacity = Tree::capacity_for(64);
+        let t = p.reuse_tree(&g, Color::Black, capacity);
+        assert_eq!(t.root().visits(), expected);
+    }
 
     #[test]
     fn root_moves_never_repeat_a_position_under_basic_ko() {
