@@ -191,11 +191,17 @@ impl OwnershipSums {
     }
 
     #[inline]
-    fn add(&mut self, board: &Board) {
+    /// Adds a finished board's owners and returns their sum: Black's area minus White's, the
+    /// same count as `playout::area_margin`, so a playout's end is scanned once.
+    fn add(&mut self, board: &Board) -> i32 {
+        let mut area = 0;
         for p in board.points() {
-            self.sums[p.idx()] += owner_of(board, p);
+            let o = owner_of(board, p);
+            self.sums[p.idx()] += o;
+            area += o;
         }
         self.playouts += 1;
+        area
     }
 
     fn merge(parts: Vec<OwnershipSums>) -> OwnershipSums {
@@ -284,13 +290,6 @@ impl Root {
         }
     }
 
-    /// Black's value of a finished playout — the win (½ for a draw) and a small share of the
-    /// margin — and Black's margin in half points, compensation included.
-    #[inline]
-    fn black_value(&self, board: &Board, stone_diff: i32) -> (f64, i32) {
-        self.value_of_area(board, playout::area_margin(board), stone_diff)
-    }
-
     /// Black's value of a line that ended with two passes in the tree: the board as it stands,
     /// with the root's surely dead stones lifted.
     fn terminal_value(&self, board: &Board, stone_diff: i32) -> (f64, i32) {
@@ -298,6 +297,8 @@ impl Root {
         self.value_of_area(board, area, stone_diff)
     }
 
+    /// Black's value of a finished line — the win (½ for a draw) and a small share of the
+    /// margin — and Black's margin in half points, compensation included.
     #[inline]
     fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> (f64, i32) {
         let mut margin2 = 2 * area - self.compensation2;
@@ -910,11 +911,13 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
         }
     }
     let (black, margin2) = if passes >= 2 {
+        ownership.add(&board);
         root.terminal_value(&board, stone_diff)
     } else {
-        playout_to_end(root, &mut board, color, depth, stone_diff, s)
+        let stone_diff = playout_to_end(&mut board, color, depth, stone_diff, s);
+        let area = ownership.add(&board);
+        root.value_of_area(&board, area, stone_diff)
     };
-    ownership.add(&board);
     ownership.margin2_sum += margin2 as i64;
     if root.balance {
         // Both sides value the same thing: how close the game is.
@@ -926,17 +929,17 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
     }
 }
 
-/// Finishes the game with the heavy policy, noting first plays for AMAF; Black's value. A
+/// Finishes the game with the heavy policy, noting first plays for AMAF; returns the stone
+/// balance (stones Black played minus White's) including the playout's. A
 /// playout in which one side has captured far more than the other stops there (mercy rule):
 /// its outcome is no longer in doubt, and the rest would be wasted time.
 fn playout_to_end(
-    root: &Root,
     board: &mut Board,
     mut color: Color,
     depth: usize,
     mut stone_diff: i32,
     s: &mut Scratch,
-) -> (f64, i32) {
+) -> i32 {
     let mut index = depth;
     let cap = playout::move_cap(board.size());
     let mercy = playout::mercy_margin(board.size());
@@ -962,7 +965,7 @@ fn playout_to_end(
         index += 1;
         color = color.opponent();
     }
-    root.black_value(board, stone_diff)
+    stone_diff
 }
 
 /// Adds a simulation's value to the nodes of its path and to the AMAF statistics of their
