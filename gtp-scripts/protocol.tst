@@ -26,7 +26,7 @@
 
 # list_commands is exact: one name per line, every standard command the controllers look for.
 70 list_commands
-#? [(?:.*\n)?protocol_version\n(?:.*\n)*genmove\n(?:.*\n)*undo\n(?:.*\n)*final_status_list\n(?:.*\n)*set_free_handicap\n(?:.*\n)*time_left\n(?:.*\n)*loadsgf\n(?:.*\n)*reg_genmove(?:\n.*)*]
+#? [(?:[^\n]*\n)?protocol_version\n(?:[^\n]*\n)*genmove\n(?:[^\n]*\n)*undo\n(?:[^\n]*\n)*final_status_list\n(?:[^\n]*\n)*set_free_handicap\n(?:[^\n]*\n)*time_left\n(?:[^\n]*\n)*loadsgf\n(?:[^\n]*\n)*reg_genmove(?:\n[^\n]*)*]
 
 80 list_commands
 #? [[a-z_\-]+(?:\n[a-z_\-]+)*]

@@ -69,6 +69,11 @@ struct EngineArgs {
     /// Memory for the search tree, in megabytes [default: 1024]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
+    /// Think on the opponent's time: after each move of its own, tengen searches the position
+    /// until the next command arrives, and keeps what it found for its next move. Off by
+    /// default; it takes the CPU while the opponent thinks. No effect with --seed.
+    #[arg(long)]
+    ponder: bool,
 }
 
 impl EngineArgs {
@@ -85,6 +90,7 @@ impl EngineArgs {
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
             max_memory: self.max_memory.or(outer.max_memory),
+            ponder: self.ponder || outer.ponder,
         }
     }
 
@@ -113,6 +119,7 @@ impl EngineArgs {
             komi: self.komi,
             size: self.size.unwrap_or(19) as usize,
             search: config,
+            ponder: self.ponder,
         })
     }
 }

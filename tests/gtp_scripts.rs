@@ -4,8 +4,12 @@
 //! `#? [regex]` line after it gives the expected answer (the regex must match the whole answer,
 //! `.` matching newlines and `^`/`$` matching at line ends, as Java's MULTILINE|DOTALL);
 //! `[!regex]` negates; a trailing `*` marks a known failure; `#?` alone only asks for success.
-//! A command without an id is setup and must succeed. One project extension, for the errors
-//! gogui-regress cannot expect: `#?error [regex]` asks for a `?` answer whose message matches.
+//! A command without an id is setup and must succeed. Two project extensions: for the errors
+//! gogui-regress cannot expect, `#?error [regex]` asks for a `?` answer whose message matches;
+//! for commands that run until the controller sends something (live analysis) or that an
+//! interrupt cuts short, each `#> text` line after a command is sent to the engine right behind
+//! it (`#>` alone sends an empty line, `#> # interrupt` GoGui's interrupt). gogui-regress reads
+//! both as comments, so scripts using them run only here.
 //!
 //! Each script runs in a fresh engine whose working directory is a scratch copy of
 //! `gtp-scripts/` (so `loadsgf` finds the fixtures and `printsgf FILE` writes nowhere else), with
@@ -306,6 +310,8 @@ struct Test {
     id: Option<String>,
     expect: Expect,
     known_failure: bool,
+    /// Raw lines to send right behind the command (`#>`).
+    after: Vec<String>,
 }
 
 fn bracketed(s: &str, file: &str, line: usize) -> Result<(String, bool), String> {
@@ -326,6 +332,14 @@ fn parse_script(text: &str, file: &str) -> Result<Vec<Test>, String> {
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim();
+        if let Some(rest) = l.strip_prefix("#>") {
+            let Some(t) = tests.last_mut() else {
+                return Err(format!("{}:{}: #> without a command before it", file, line));
+            };
+            t.after
+                .push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
+            continue;
+        }
         if let Some(rest) = l.strip_prefix("#?") {
             let Some(t) = tests.last_mut().filter(|t| t.id.is_some()) else {
                 return Err(format!(
@@ -365,6 +379,7 @@ fn parse_script(text: &str, file: &str) -> Result<Vec<Test>, String> {
             id,
             expect: Expect::Success,
             known_failure: false,
+            after: Vec::new(),
         });
     }
     Ok(tests)
@@ -428,7 +443,7 @@ fn run_script(dir: &Path, file: &str) -> (Vec<String>, usize) {
         .expect("start tengen");
     let mut failures = Vec::new();
     for t in &tests {
-        let answer = match engine.send(&t.command, DEADLINE) {
+        let answer = match engine.send_then(&t.command, &t.after, DEADLINE) {
             Ok(a) => a,
             Err(ClientError::Timeout(_)) => {
                 failures.push(format!(

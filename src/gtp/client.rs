@@ -215,9 +215,25 @@ impl Client {
 
     /// Sends one command and waits at most `deadline` for its answer.
     pub fn send(&mut self, command: &str, deadline: Duration) -> Result<Response, ClientError> {
+        self.send_then(command, &[], deadline)
+    }
+
+    /// Sends one command, then the raw lines `after` right behind it without waiting (an empty
+    /// line ends live analysis, `# interrupt` cuts a search short), and waits at most
+    /// `deadline` for the command's answer.
+    pub fn send_then(
+        &mut self,
+        command: &str,
+        after: &[String],
+        deadline: Duration,
+    ) -> Result<Response, ClientError> {
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{} {}\n", id, command.trim());
+        let mut line = format!("{} {}\n", id, command.trim());
+        for extra in after {
+            line.push_str(extra);
+            line.push('\n');
+        }
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()),
             None => Err(std::io::Error::other("input closed")),

@@ -10,10 +10,18 @@
 //! succeeds or leaves the game exactly as it was, so any malformed, illegal or out-of-range
 //! command is answered with `? message` and changes nothing; stdout carries responses only
 //! (logging goes to stderr); a response never contains an empty line.
+//!
+//! Some commands answer while they run (live analysis): their `=` line goes out first, then a
+//! line per report, and the closing empty line when they end. They check their arguments before
+//! the `=` line, so a bad command still gets `? message`. While a command runs, the reader
+//! thread counts the lines that arrive after it ([`Input`]): analysis ends at any new line,
+//! `genmove` at GoGui's `# interrupt`, pondering at any line.
 
 mod admin;
+mod analyze;
 pub mod client;
 mod debug;
+mod gogui;
 mod moves;
 mod prejudgement;
 mod record;
@@ -28,7 +36,8 @@ use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::search::{self, Player};
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::{mpsc, Arc};
 
 /// The longest input line kept; anything beyond is discarded and the command refused, so a
 /// runaway controller cannot make the engine allocate without bound.
@@ -40,17 +49,44 @@ pub type Reply = Result<String, String>;
 /// A command handler: the engine and the arguments after the command name.
 type Handler = fn(&mut Engine, &[&str]) -> Reply;
 
+/// A handler that may answer while it runs, through the stream.
+type StreamHandler = fn(&mut Engine, &[&str], &mut Stream) -> Reply;
+
+#[derive(Copy, Clone)]
+enum Run {
+    Plain(Handler),
+    Streaming(StreamHandler),
+}
+
 /// One line of the command table.
 pub struct Command {
     pub name: &'static str,
     /// The arguments, for `syntax error` messages.
     pub usage: &'static str,
-    run: Handler,
+    run: Run,
 }
 
 const fn cmd(name: &'static str, usage: &'static str, run: Handler) -> Command {
-    Command { name, usage, run }
+    Command {
+        name,
+        usage,
+        run: Run::Plain(run),
+    }
 }
+
+const fn streaming(name: &'static str, usage: &'static str, run: StreamHandler) -> Command {
+    Command {
+        name,
+        usage,
+        run: Run::Streaming(run),
+    }
+}
+
+/// The arguments of the analysis commands.
+const ANALYZE_USAGE: &str =
+    "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR V,V,... N]";
+const KATA_ANALYZE_USAGE: &str = "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] \
+     [avoid|allow COLOR V,V,... N] [ownership true|false]";
 
 /// Every command the engine answers, in the order `list_commands` prints them. Adding a command
 /// is adding its line here.
@@ -91,6 +127,12 @@ pub const COMMANDS: &[Command] = &[
     cmd("kgs-genmove_cleanup", "COLOR", moves::genmove_cleanup),
     cmd("kgs-rules", "japanese|chinese", setup::kgs_rules),
     cmd(
+        "kata-set-rules",
+        "japanese|chinese|prejudgement",
+        setup::kata_set_rules,
+    ),
+    cmd("kata-get-rules", "", setup::kata_get_rules),
+    cmd(
         "tengen-rules",
         "[japanese|chinese|prejudgement]",
         setup::tengen_rules,
@@ -112,6 +154,24 @@ pub const COMMANDS: &[Command] = &[
         "COLOR VERTEX self|opponent",
         prejudgement::play,
     ),
+    streaming("lz-analyze", ANALYZE_USAGE, analyze::lz_analyze),
+    streaming("kata-analyze", KATA_ANALYZE_USAGE, analyze::kata_analyze),
+    streaming(
+        "lz-genmove_analyze",
+        ANALYZE_USAGE,
+        analyze::lz_genmove_analyze,
+    ),
+    streaming(
+        "kata-genmove_analyze",
+        KATA_ANALYZE_USAGE,
+        analyze::kata_genmove_analyze,
+    ),
+    cmd("gogui-analyze_commands", "", gogui::analyze_commands),
+    cmd("gogui-interrupt", "", gogui::interrupt),
+    cmd("tengen-ownership", "[COLOR]", gogui::ownership),
+    cmd("tengen-pv", "[COLOR]", gogui::principal_variation),
+    cmd("tengen-top_moves", "[COLOR]", gogui::top_moves),
+    cmd("tengen-estimate", "", gogui::estimate),
 ];
 
 /// The command-line choices the engine starts from.
@@ -123,6 +183,9 @@ pub struct Options {
     pub size: usize,
     /// How the player searches (threads, playouts or time, seed, resigning, memory).
     pub search: search::Config,
+    /// Whether to search on the opponent's time, after each move of ours, until a command
+    /// arrives.
+    pub ponder: bool,
 }
 
 impl Default for Options {
@@ -132,6 +195,7 @@ impl Default for Options {
             komi: None,
             size: 19,
             search: search::Config::default(),
+            ponder: false,
         }
     }
 }
@@ -149,6 +213,117 @@ pub struct Engine {
     /// record), for the game record; they count only while they still describe the game.
     predictions: Option<prejudgement::Predictions>,
     quit: bool,
+    /// What the reader thread says of the input that arrived during the running command.
+    input: Arc<Input>,
+    ponder: bool,
+    /// Set when the player has made a move and may think on the opponent's time; cleared when
+    /// the game is set up anew.
+    ponder_armed: bool,
+}
+
+/// Lines that arrived while a command runs, counted by the reader thread: a line is counted
+/// when it is read and uncounted when the main loop takes it, so the counts are exactly the
+/// lines queued behind the running command.
+#[derive(Default, Debug)]
+pub struct Input {
+    waiting: AtomicUsize,
+    interrupts: AtomicUsize,
+}
+
+impl Input {
+    /// Whether any line — a command, an empty line, a comment — has arrived since the running
+    /// command: what ends live analysis and pondering.
+    pub fn new_line(&self) -> bool {
+        self.waiting.load(SeqCst) > 0
+    }
+
+    /// Whether GoGui's `# interrupt` has arrived since the running command: what ends
+    /// `genmove` and GoGui's analysis commands early, with the best move so far.
+    pub fn interrupted(&self) -> bool {
+        self.interrupts.load(SeqCst) > 0
+    }
+}
+
+/// Whether a raw line is GoGui's interrupt: the comment `# interrupt`.
+fn is_interrupt(raw: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    text.trim()
+        .strip_prefix('#')
+        .is_some_and(|rest| rest.trim().eq_ignore_ascii_case("interrupt"))
+}
+
+/// The output of a command that answers while it runs: the `=` line when it starts, then one
+/// line at a time; the closing empty line is written when the command returns.
+pub struct Stream<'a> {
+    id: Option<&'a str>,
+    out: &'a mut dyn Write,
+    started: bool,
+    error: Option<io::Error>,
+}
+
+impl<'a> Stream<'a> {
+    fn new(id: Option<&'a str>, out: &'a mut dyn Write) -> Stream<'a> {
+        Stream {
+            id,
+            out,
+            started: false,
+            error: None,
+        }
+    }
+
+    /// Writes the `=` line, once: from here on the command has succeeded.
+    pub fn start(&mut self) {
+        if !self.started {
+            self.started = true;
+            let head = format!("={} \n", self.id.unwrap_or(""));
+            self.write(&head);
+        }
+    }
+
+    /// Writes one line of the answer (empty lines are dropped: they would end it).
+    pub fn line(&mut self, text: &str) {
+        self.start();
+        let text = text.trim_end();
+        if !text.trim().is_empty() {
+            self.write(&format!("{}\n", text));
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self
+                .out
+                .write_all(text.as_bytes())
+                .and_then(|_| self.out.flush())
+            {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Ends the answer: the whole framed reply if nothing was written yet, else the reply's
+    /// text as the last lines and the closing empty line. An error after the `=` line cannot
+    /// be answered as one any more; it goes to the log.
+    fn finish(mut self, reply: &Reply) -> io::Result<()> {
+        if !self.started {
+            let framed = frame(self.id, reply);
+            self.write(&framed);
+        } else {
+            match reply {
+                Ok(text) => {
+                    for l in text.lines() {
+                        self.line(l);
+                    }
+                }
+                Err(msg) => log::error!("after the answer had begun: {}", msg),
+            }
+            self.write("\n");
+        }
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Engine {
@@ -166,6 +341,9 @@ impl Engine {
             resigned: None,
             predictions: None,
             quit: false,
+            input: Arc::new(Input::default()),
+            ponder: options.ponder,
+            ponder_armed: false,
         })
     }
 
@@ -184,6 +362,7 @@ impl Engine {
     fn set_game(&mut self, game: Game) {
         self.game = game;
         self.player.forget();
+        self.ponder_armed = false;
         self.position_changed();
     }
 
@@ -206,31 +385,47 @@ impl Engine {
     /// Runs one raw input line: `None` when the cleaned line is empty (no response is due),
     /// otherwise the complete response, framing included.
     pub fn execute(&mut self, raw: &[u8]) -> Option<String> {
+        let mut out = Vec::new();
+        self.respond(raw, &mut out)
+            .expect("writing to memory cannot fail");
+        (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// Runs one raw input line and writes its response to `out` (nothing for an empty line);
+    /// a command that answers while it runs writes as it goes.
+    pub fn respond(&mut self, raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
         let line = preprocess(raw);
         let mut words = line.split(' ').filter(|w| !w.is_empty());
-        let first = words.next()?;
+        let Some(first) = words.next() else {
+            return Ok(());
+        };
         let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
             (Some(first), words.next())
         } else {
             (None, Some(first))
         };
         let args: Vec<&str> = words.collect();
+        let mut stream = Stream::new(id, out);
         let reply = match name {
             None => Err("syntax error: missing command after the id".to_string()),
-            Some(name) => self.run(name, &args),
+            Some(name) => self.run(name, &args, &mut stream),
         };
-        Some(frame(id, &reply))
+        stream.finish(&reply)
     }
 
-    /// Runs a command by name, without framing. A panic inside a command (a bug, never input)
-    /// is contained: the controller gets an error and the session goes on, with the player's
-    /// kept tree dropped in case the search left it half-built. The game changes only after a
-    /// command's checks succeed, so it stays consistent.
-    pub fn run(&mut self, name: &str, args: &[&str]) -> Reply {
+    /// Runs a command by name. A panic inside a command (a bug, never input) is contained: the
+    /// controller gets an error and the session goes on, with the player's kept tree dropped in
+    /// case the search left it half-built. The game changes only after a command's checks
+    /// succeed, so it stays consistent.
+    fn run(&mut self, name: &str, args: &[&str], stream: &mut Stream) -> Reply {
         let Some(c) = find(name) else {
             return Err("unknown command".to_string());
         };
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (c.run)(self, args))) {
+        let call = std::panic::AssertUnwindSafe(|| match c.run {
+            Run::Plain(f) => f(self, args),
+            Run::Streaming(f) => f(self, args, stream),
+        });
+        match std::panic::catch_unwind(call) {
             Ok(reply) => reply,
             Err(_) => {
                 log::error!("internal error in '{} {}'", name, args.join(" "));
@@ -304,6 +499,19 @@ struct Line {
     truncated: bool,
 }
 
+impl Engine {
+    /// Thinks on the opponent's time when pondering is on and the player has moved, until a
+    /// line arrives.
+    fn ponder_if_due(&mut self) {
+        if !(self.ponder && self.ponder_armed) || self.game.is_over() || self.input.new_line() {
+            return;
+        }
+        let input = self.input.clone();
+        log::debug!("pondering");
+        self.player.ponder(&self.game, &|| input.new_line());
+    }
+}
+
 /// Reads one line of at most [`MAX_LINE`] bytes, discarding the rest of a longer one. `None` at
 /// the end of input.
 fn read_line(input: &mut impl BufRead) -> io::Result<Option<Line>> {
@@ -345,6 +553,8 @@ where
     W: Write,
 {
     let (tx, rx) = mpsc::channel::<Line>();
+    let counts = Arc::new(Input::default());
+    engine.input = counts.clone();
     std::thread::Builder::new()
         .name("gtp-input".into())
         .spawn(move || {
@@ -352,6 +562,11 @@ where
             loop {
                 match read_line(&mut reader) {
                     Ok(Some(line)) => {
+                        // Counted before it is queued, so a running command sees it at once.
+                        if is_interrupt(&line.bytes) {
+                            counts.interrupts.fetch_add(1, SeqCst);
+                        }
+                        counts.waiting.fetch_add(1, SeqCst);
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -364,24 +579,28 @@ where
                 }
             }
         })?;
-    for line in rx {
-        let response = if line.truncated {
+    loop {
+        engine.ponder_if_due();
+        let Ok(line) = rx.recv() else { break };
+        engine.input.waiting.fetch_sub(1, SeqCst);
+        if is_interrupt(&line.bytes) {
+            engine.input.interrupts.fetch_sub(1, SeqCst);
+        }
+        if line.truncated {
             // Answer with the id if it survived the cut, so the controller stays in step.
             let text = preprocess(&line.bytes);
             let id = text
                 .split(' ')
                 .next()
                 .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
-            Some(frame(
+            let r = frame(
                 id,
                 &Err(format!("syntax error: line longer than {} bytes", MAX_LINE)),
-            ))
-        } else {
-            engine.execute(&line.bytes)
-        };
-        if let Some(r) = response {
+            );
             output.write_all(r.as_bytes())?;
             output.flush()?;
+        } else {
+            engine.respond(&line.bytes, &mut output)?;
         }
         if engine.has_quit() {
             break;

@@ -14,7 +14,7 @@
 use super::{arity, format_move, parse_color, parse_vertex, Engine, Reply, VertexError};
 use crate::board::{Color, Move};
 use crate::game::{Game, GameError};
-use crate::search::Decision;
+use crate::search::{Decision, MoveFilter, Watch};
 
 pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
     arity("play", args, 2, 2)?;
@@ -86,7 +86,7 @@ pub fn undo(engine: &mut Engine, args: &[&str]) -> Reply {
 
 /// What the three move generators differ in.
 #[derive(Copy, Clone, PartialEq, Eq)]
-enum Generate {
+pub(super) enum Generate {
     /// `genmove`: play the move on the board.
     Play,
     /// `kgs-genmove_cleanup`: play it, capturing dead stones before passing, never resigning.
@@ -110,8 +110,26 @@ pub fn reg_genmove(engine: &mut Engine, args: &[&str]) -> Reply {
 fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Reply {
     arity(name, args, 1, 1)?;
     let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
-    // The pre-judgement opening fixes who places each stone; asking the other colour is as
-    // illegal as playing for it.
+    check_generate(engine, color)?;
+    // GoGui's `# interrupt` ends the search with the best move so far.
+    let input = engine.input.clone();
+    let interrupted = || input.interrupted();
+    let mut watch = Watch {
+        interrupted: &interrupted,
+        min_playouts: MIN_PLAYOUTS,
+        progress: None,
+    };
+    generate_move(engine, color, how, &[], &mut watch)
+}
+
+/// Playouts a move search runs before an interrupt may end it, so that the move is never a
+/// blind guess.
+pub(super) const MIN_PLAYOUTS: u64 = 100;
+
+/// Refuses to generate a move for `color` where the rules say the other colour moves (the
+/// pre-judgement opening fixes who places each stone; asking the other colour is as illegal as
+/// playing for it).
+pub(super) fn check_generate(engine: &Engine, color: Color) -> Result<(), String> {
     if let Some(expected) = engine.game.rules().opening_color(engine.game.move_number()) {
         if expected != color {
             return Err(format!(
@@ -120,6 +138,17 @@ fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Re
             ));
         }
     }
+    Ok(())
+}
+
+/// Searches and, unless only reporting, plays the move; answers its vertex, `pass` or `resign`.
+pub(super) fn generate_move(
+    engine: &mut Engine,
+    color: Color,
+    how: Generate,
+    filters: &[MoveFilter],
+    watch: &mut Watch,
+) -> Reply {
     if how != Generate::Report {
         if let Some(game) = handicap_from_moves(&engine.game, color) {
             log::info!(
@@ -129,9 +158,13 @@ fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Re
             engine.set_game(game);
         }
     }
-    let decision = engine
-        .player
-        .genmove(&engine.game, color, how == Generate::Cleanup);
+    let decision = engine.player.genmove_watched(
+        &engine.game,
+        color,
+        how == Generate::Cleanup,
+        filters,
+        watch,
+    );
     let mv = match decision {
         Decision::Resign => {
             if how != Generate::Report {
@@ -147,6 +180,7 @@ fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Re
             format!("illegal move: {}", e)
         })?;
         engine.position_changed();
+        engine.ponder_armed = true;
     }
     Ok(format_move(engine.game.board(), mv))
 }

@@ -7,7 +7,7 @@
 use super::{arity, format_points, parse_uint, parse_vertex, Engine, Reply};
 use crate::board::{Board, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::game::{Game, GameError};
-use crate::rules::{HalfPoints, Rules};
+use crate::rules::{HalfPoints, KoRule, Rules, Scoring};
 use std::cmp::Reverse;
 
 pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Reply {
@@ -277,6 +277,44 @@ pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Reply {
     };
     apply_rules(engine, rules);
     Ok(String::new())
+}
+
+/// KataGo's `kata-set-rules`, for the three rulesets by name (KataGo spells the first two the
+/// same way); anything else is refused with the supported names.
+pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("kata-set-rules", args, 1, 1)?;
+    let rules = Rules::by_name(args[0]).ok_or_else(|| {
+        format!(
+            "unsupported rules '{}' (supported: {})",
+            args[0],
+            Rules::NAMES.join(", ")
+        )
+    })?;
+    apply_rules(engine, rules);
+    Ok(String::new())
+}
+
+/// KataGo's `kata-get-rules`: the ruleset as KataGo's JSON object (keys in KataGo's order,
+/// alphabetical), each field read off the rules. Pre-judgement's own features (White first, the
+/// free placements, the predicted komi) have no KataGo field; `tengen-rules` names the ruleset.
+pub fn kata_get_rules(engine: &mut Engine, args: &[&str]) -> Reply {
+    arity("kata-get-rules", args, 0, 0)?;
+    let r = engine.game.rules();
+    let ko = match r.ko {
+        KoRule::Basic => "SIMPLE",
+        KoRule::PositionalSuperko => "POSITIONAL",
+    };
+    let (scoring, tax) = match r.scoring {
+        Scoring::Area => ("AREA", "NONE"),
+        // Territory counting gives the eyes of groups in seki to nobody.
+        Scoring::Territory => ("TERRITORY", "SEKI"),
+    };
+    let bonus = if r.handicap_compensation { "N" } else { "0" };
+    Ok(format!(
+        "{{\"friendlyPassOk\":true,\"hasButton\":false,\"ko\":\"{}\",\"scoring\":\"{}\",\
+         \"suicide\":{},\"tax\":\"{}\",\"whiteHandicapBonus\":\"{}\"}}",
+        ko, scoring, r.suicide_legal, tax, bonus
+    ))
 }
 
 /// Without an argument, the current ruleset's name; with one, switches to that ruleset.

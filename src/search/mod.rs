@@ -13,6 +13,7 @@
 //! Superko is checked at the root only (tree and playouts use the board's basic ko), as in
 //! every fast engine; the root's candidate moves are exactly the game's legal moves.
 
+pub mod analysis;
 pub mod playout;
 pub mod policy;
 pub mod time;
@@ -22,7 +23,9 @@ use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::rules::{Rules, Scoring};
 use crate::score;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use analysis::Filters;
+pub use analysis::{Analysis, MoveFilter, MoveInfo, Watch};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use time::Clock;
 use tree::{NewChild, Tree};
@@ -85,17 +88,15 @@ pub struct Report {
     pub mean_margin: f64,
 }
 
-/// The tree kept between moves, and the position it was built for.
+/// The tree kept between searches, and the position it was built for.
 /// The whole tree is kept, uncopied, so that nothing is spent after the search's deadline;
-/// the next search takes the subtree of the moves actually played (ours, then the reply) in one
-/// copy, within its own time.
+/// the next search takes the subtree of the moves actually played since (up to two: ours and
+/// the reply, or the reply after pondering) in one copy, within its own time.
 struct Kept {
     tree: Tree,
     /// The root position's hash and side to move.
     hash: u64,
     to_move: Color,
-    /// The move the player chose there.
-    played: Move,
 }
 
 /// The engine's player: configuration, clock, and the tree kept for the next move.
@@ -106,6 +107,8 @@ pub struct Player {
     /// Searches in a row, per colour, whose best value was below the resign threshold.
     low_value_streak: [u32; 2],
     report: Report,
+    /// The last search's view for analysis.
+    analysis: Analysis,
     /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
     ownership: Vec<f32>,
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
@@ -135,6 +138,11 @@ struct Root {
     /// placement is worth what it leaves for both, a close game (the predictions then set the
     /// threshold), not a lead for one colour.
     balance: bool,
+    /// Dynamic komi (half points to White) the search plays by in a handicap game, on top of
+    /// `compensation2`; taken out again of the scores it shows.
+    extra_komi2: i32,
+    /// Moves the controller asked the search to avoid or keep to near the root.
+    filters: Filters,
 }
 
 /// Scratch space of one worker.
@@ -225,6 +233,143 @@ impl OwnershipSums {
     }
 }
 
+/// The sum of all workers' ownership, which each pours its own into every few hundred playouts,
+/// so that a snapshot taken during the search sees every worker's share.
+struct SharedOwnership {
+    sums: Vec<AtomicI64>,
+    playouts: AtomicU64,
+    margin2_sum: AtomicI64,
+}
+
+impl SharedOwnership {
+    /// Playouts a worker keeps to itself before pouring them in.
+    const BATCH: u64 = 256;
+
+    fn new() -> SharedOwnership {
+        SharedOwnership {
+            sums: (0..CELLS).map(|_| AtomicI64::new(0)).collect(),
+            playouts: AtomicU64::new(0),
+            margin2_sum: AtomicI64::new(0),
+        }
+    }
+
+    /// Moves a worker's sums in, leaving them empty.
+    fn absorb(&self, local: &mut OwnershipSums) {
+        for (shared, v) in self.sums.iter().zip(local.sums.iter_mut()) {
+            if *v != 0 {
+                shared.fetch_add(*v as i64, Relaxed);
+                *v = 0;
+            }
+        }
+        self.playouts.fetch_add(local.playouts, Relaxed);
+        self.margin2_sum.fetch_add(local.margin2_sum, Relaxed);
+        local.playouts = 0;
+        local.margin2_sum = 0;
+    }
+
+    fn values(&self, board: &Board) -> Vec<f32> {
+        let n = self.playouts.load(Relaxed).max(1) as f32;
+        board
+            .points()
+            .map(|p| self.sums[p.idx()].load(Relaxed) as f32 / n)
+            .collect()
+    }
+
+    /// Black's mean margin in half points, the search's own komi included.
+    fn mean_margin2(&self) -> f64 {
+        self.margin2_sum.load(Relaxed) as f64 / self.playouts.load(Relaxed).max(1) as f64
+    }
+}
+
+/// What the workers of one search share: the tree, the root, the budget and the stop flag.
+struct Run<'a> {
+    tree: &'a Tree,
+    root: &'a Root,
+    stop: AtomicBool,
+    /// Playouts finished (counted in batches when no playout budget asks for exactness).
+    done: AtomicU64,
+    ownership: SharedOwnership,
+    max_playouts: Option<u64>,
+    max_time: Option<Duration>,
+    early_stop: bool,
+    start: Instant,
+    seed: u64,
+}
+
+impl Run<'_> {
+    /// One worker: simulations until the stop flag. Worker 0 also watches the clock and the
+    /// early stop, between its own playouts, so that a one-thread search with a playout budget
+    /// is reproducible.
+    fn work(&self, index: usize) {
+        let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919));
+        let mut ownership = OwnershipSums::new();
+        let mut local = 0u64;
+        while !self.stop.load(Relaxed) {
+            run_one(self.tree, self.root, &mut s, &mut ownership);
+            local += 1;
+            // Count every playout where a budget must be met exactly; otherwise publish the
+            // count in batches, off the shared cache line's hot path.
+            let total = if self.max_playouts.is_some() || local.is_multiple_of(32) {
+                let batch = if self.max_playouts.is_some() { 1 } else { 32 };
+                self.done.fetch_add(batch, Relaxed) + batch
+            } else {
+                0
+            };
+            if self.max_playouts.is_some_and(|m| total >= m) {
+                self.stop.store(true, Relaxed);
+            }
+            if local.is_multiple_of(SharedOwnership::BATCH) {
+                self.ownership.absorb(&mut ownership);
+            }
+            if local.is_multiple_of(32) && index == 0 {
+                let elapsed = self.start.elapsed();
+                if self.max_time.is_some_and(|t| elapsed >= t)
+                    || (self.early_stop
+                        && decided(self.tree, total, elapsed, self.max_playouts, self.max_time))
+                {
+                    self.stop.store(true, Relaxed);
+                }
+            }
+        }
+        if self.max_playouts.is_none() {
+            self.done.fetch_add(local % 32, Relaxed);
+        }
+        self.ownership.absorb(&mut ownership);
+    }
+
+    /// A snapshot of the search so far.
+    fn snapshot(&self) -> Analysis {
+        analysis::snapshot(
+            self.tree,
+            self.root.color,
+            self.root.extra_komi2 as i64,
+            self.done.load(Relaxed),
+            &self.ownership.values(&self.root.board),
+            self.ownership.mean_margin2(),
+        )
+    }
+}
+
+/// Dynamic komi for a handicap game: half points the search gives White on top of the real
+/// komi, about the handicap's worth at first and shrinking linearly to nothing by move 200 on
+/// 19×19 (45 on 9×9). Without it, the side giving the handicap sees every move lose at first
+/// and plays (or resigns) at random, and the side receiving it sees every move win and plays
+/// slack; with it, both play for a margin that they can still change.
+pub fn handicap_komi2(game: &Game) -> i32 {
+    let stones = game.handicap().len() as f64;
+    if stones == 0.0 {
+        return 0;
+    }
+    let size = game.board().size() as f64;
+    let per_stone = 7.0 * size / 19.0;
+    let horizon = 0.55 * size * size;
+    let left = 1.0 - game.move_number() as f64 / horizon;
+    if left <= 0.0 {
+        return 0;
+    }
+    (2.0 * per_stone * stones * left).round() as i32
+}
+
 /// +1 if `p` is Black's at the end of a playout, −1 if White's, 0 otherwise.
 #[inline]
 fn owner_of(board: &Board, p: Point) -> i32 {
@@ -246,9 +391,28 @@ fn owner_of(board: &Board, p: Point) -> i32 {
 }
 
 impl Root {
-    fn new(game: &Game, color: Color, root_moves: Vec<Move>, dead: &[Point]) -> Root {
+    fn new(
+        game: &Game,
+        color: Color,
+        root_moves: Vec<Move>,
+        dead: &[Point],
+        extra_komi2: i32,
+        filters: &[MoveFilter],
+    ) -> Root {
         let rules = *game.rules();
-        let mut compensation2 = game.komi().0;
+        let filters = Filters::new(filters);
+        // The root keeps to the filters too, unless they leave it nothing to play.
+        let filtered: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|&mv| filters.permits(color, mv, 0))
+            .collect();
+        let root_moves = if filtered.is_empty() {
+            root_moves
+        } else {
+            filtered
+        };
+        let mut compensation2 = game.komi().0 + extra_komi2;
         if rules.handicap_compensation {
             compensation2 += 2 * game.handicap().len() as i32;
         }
@@ -278,6 +442,8 @@ impl Root {
             equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
             root_moves,
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
+            extra_komi2,
+            filters,
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -331,12 +497,17 @@ impl Root {
             kids.extend(self.root_moves.iter().map(|&mv| mk(mv)));
             return kids;
         }
+        let filtered = !self.filters.is_empty();
         for &p in board.empty_points() {
-            if policy::worth_trying(board, p, color) {
+            if policy::worth_trying(board, p, color)
+                && (!filtered || self.filters.permits(color, Move::Play(p), depth))
+            {
                 kids.push(mk(Move::Play(p)));
             }
         }
-        if self.rules.pass_allowed(self.move_number + depth) {
+        if self.rules.pass_allowed(self.move_number + depth)
+            && (!filtered || self.filters.permits(color, Move::Pass, depth))
+        {
             kids.push(mk(Move::Pass));
         }
         kids
@@ -377,6 +548,7 @@ impl Player {
             kept: None,
             low_value_streak: [0; 2],
             report: Report::default(),
+            analysis: Analysis::default(),
             ownership: Vec::new(),
             pool: None,
         }
@@ -397,6 +569,11 @@ impl Player {
     /// The last search's summary.
     pub fn report(&self) -> &Report {
         &self.report
+    }
+
+    /// The last search's view for analysis (empty when the last move was decided without one).
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
     }
 
     /// Ownership from the last search or estimate (+1 Black, −1 White), in `Board::points` order;
@@ -482,7 +659,22 @@ impl Player {
     /// `kgs-genmove_cleanup`), dead opponent stones are captured before passing and the player
     /// never resigns.
     pub fn genmove(&mut self, game: &Game, color: Color, cleanup: bool) -> Decision {
+        self.genmove_watched(game, color, cleanup, &[], &mut Watch::none())
+    }
+
+    /// [`Player::genmove`], with a controller watching: an interrupt ends the search with the
+    /// best move so far, and progress reports show the search as it goes; `filters` keep the
+    /// search away from (or to) some moves near the root.
+    pub fn genmove_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        filters: &[MoveFilter],
+        watch: &mut Watch,
+    ) -> Decision {
         let start = Instant::now();
+        self.analysis = Analysis::default();
         let limit = self.limits(game, color);
         let board = game.board();
         let opponent_passed =
@@ -527,7 +719,9 @@ impl Player {
                 // above took is no longer the search's.
                 let (playouts, time) = limit;
                 let time = time.map(|t| t.saturating_sub(start.elapsed()));
-                let mut best = self.search(game, color, moves, &sure_dead, (playouts, time), true);
+                let extra_komi2 = if cleanup { 0 } else { handicap_komi2(game) };
+                let root = Root::new(game, color, moves, &sure_dead, extra_komi2, filters);
+                let mut best = self.search(game, root, (playouts, time), true, watch);
                 if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
@@ -537,8 +731,12 @@ impl Player {
                 }
                 let value = self.report.value;
                 // Opening placements are valued by balance, not by winning: never resign there.
-                let resign =
-                    !cleanup && !game.in_opening() && self.config.resign.is_some_and(|t| value < t);
+                // Nor while dynamic komi shapes the values of a handicap game: they are not the
+                // real winning chances.
+                let resign = !cleanup
+                    && !game.in_opening()
+                    && extra_komi2 == 0
+                    && self.config.resign.is_some_and(|t| value < t);
                 let streak = &mut self.low_value_streak[color.index()];
                 *streak = if resign { *streak + 1 } else { 0 };
                 if resign && *streak >= 2 && self.report.playouts >= 200 {
@@ -578,28 +776,32 @@ impl Player {
         let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
         match self.clock.allotment(color, moves_left) {
             Some(t) => (self.config.playouts, Some(t)),
-            None => match (self.config.playouts, self.config.time) {
-                (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
-                other => other,
-            },
+            None => self.move_budget(),
         }
     }
 
-    /// Runs a search from the game's position with `color` to move over `moves`; returns the
-    /// most visited move.
+    /// The configured budget of one move, without the clock: what an analysis on request
+    /// (GoGui's analysis commands) spends.
+    pub fn move_budget(&self) -> (Option<u64>, Option<Duration>) {
+        match (self.config.playouts, self.config.time) {
+            (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
+            other => other,
+        }
+    }
+
+    /// Runs a search from `root` (the game's position); returns the most visited move. The
+    /// calling thread watches the controller while the pool's workers search.
     fn search(
         &mut self,
         game: &Game,
-        color: Color,
-        moves: Vec<Move>,
-        sure_dead: &[Point],
+        root: Root,
         (max_playouts, max_time): (Option<u64>, Option<Duration>),
         early_stop: bool,
+        watch: &mut Watch,
     ) -> Move {
         let start = Instant::now();
-        let root = Root::new(game, color, moves, sure_dead);
         let capacity = Tree::capacity_for(self.config.max_memory_mb);
-        let tree = self.reuse_tree(game, color, capacity);
+        let tree = self.reuse_tree(game, root.color, capacity);
         // The root's children must be exactly this move's legal moves: rebuild them if the kept
         // tree's differ (e.g. cleanup excludes passing).
         let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
@@ -607,48 +809,52 @@ impl Player {
         } else {
             tree
         };
-        let stop = AtomicBool::new(false);
-        let done = AtomicU64::new(0);
         let seed = self
             .config
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
+        let run = Run {
+            tree: &tree,
+            root: &root,
+            stop: AtomicBool::new(false),
+            done: AtomicU64::new(0),
+            ownership: SharedOwnership::new(),
+            max_playouts,
+            max_time,
+            early_stop,
+            start,
+            seed,
+        };
         let pool = self.pool();
-        let parts = pool.broadcast(|ctx| {
-            let mut s = Scratch::new(seed.wrapping_add(ctx.index() as u64 * 7919));
-            let mut ownership = OwnershipSums::new();
-            let mut local = 0u64;
-            while !stop.load(Relaxed) {
-                run_one(&tree, &root, &mut s, &mut ownership);
-                local += 1;
-                // Count every playout where a budget must be met exactly; otherwise publish the
-                // count in batches, off the shared cache line's hot path.
-                let total = if max_playouts.is_some() || local.is_multiple_of(32) {
-                    let batch = if max_playouts.is_some() { 1 } else { 32 };
-                    done.fetch_add(batch, Relaxed) + batch
-                } else {
-                    0
-                };
-                if max_playouts.is_some_and(|m| total >= m) {
-                    stop.store(true, Relaxed);
+        let unbounded = max_playouts.is_none() && max_time.is_none();
+        pool.in_place_scope(|scope| {
+            for index in 0..pool.current_num_threads() {
+                let run = &run;
+                scope.spawn(move |_| run.work(index));
+            }
+            let mut next_report = watch.progress.as_ref().map(|(every, _)| start + *every);
+            while !run.stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+                let interrupted =
+                    run.done.load(Relaxed) >= watch.min_playouts && (watch.interrupted)();
+                // A search without a budget (analysis, pondering) ends when told to, or when
+                // its tree can grow no more.
+                if interrupted || (unbounded && tree.is_full()) {
+                    run.stop.store(true, Relaxed);
+                    break;
                 }
-                if local.is_multiple_of(32) && ctx.index() == 0 {
-                    let elapsed = start.elapsed();
-                    if max_time.is_some_and(|t| elapsed >= t)
-                        || (early_stop && decided(&tree, total, elapsed, max_playouts, max_time))
-                    {
-                        stop.store(true, Relaxed);
+                if let (Some(at), Some((every, report))) = (next_report, watch.progress.as_mut()) {
+                    let now = Instant::now();
+                    if now >= at {
+                        report(&run.snapshot());
+                        next_report = Some((at + *every).max(now));
                     }
                 }
             }
-            if max_playouts.is_none() {
-                done.fetch_add(local % 32, Relaxed);
-            }
-            ownership
         });
-        let ownership = OwnershipSums::merge(parts);
-        let playouts = done.load(Relaxed);
+        let playouts = run.done.load(Relaxed);
+        let analysis = run.snapshot();
         let mut ranked: Vec<(Move, u32, f64)> = tree
             .children(Tree::ROOT)
             .map(|c| {
@@ -669,9 +875,10 @@ impl Player {
             seconds: start.elapsed().as_secs_f64(),
             value: ranked.first().map_or(0.5, |r| r.2),
             moves: ranked,
-            mean_margin: ownership.margin2_sum as f64 / (2.0 * ownership.playouts.max(1) as f64),
+            mean_margin: (run.ownership.mean_margin2() + root.extra_komi2 as f64) / 2.0,
         };
-        self.ownership = ownership.values(&root.board);
+        self.ownership = run.ownership.values(&root.board);
+        self.analysis = analysis;
         log::info!(
             "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
             playouts,
@@ -686,8 +893,7 @@ impl Player {
         self.kept = self.config.seed.is_none().then(|| Kept {
             tree,
             hash: root.board.hash(),
-            to_move: color,
-            played: best,
+            to_move: root.color,
         });
         best
     }
@@ -702,37 +908,80 @@ impl Player {
         playouts: Option<u64>,
         time: Option<Duration>,
     ) -> &Report {
-        let moves = Self::root_moves(game, color, true);
-        if !moves.is_empty() {
-            self.search(game, color, moves, &[], (playouts, time), false);
-        }
+        self.analyse_watched(game, color, (playouts, time), &[], &mut Watch::none());
         &self.report
     }
 
-    /// The kept tree's subtree for this position, if the game went on from the kept root by the
-    /// move the player chose and then one reply (or stands at the kept root), else a new tree.
+    /// Live analysis: searches the position for `color` (real komi, no shortcuts) until the
+    /// budget is spent or the watch interrupts it — with neither budget, until interrupted or
+    /// the tree is full — keeping to `filters`. Returns the final view.
+    pub fn analyse_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: (Option<u64>, Option<Duration>),
+        filters: &[MoveFilter],
+        watch: &mut Watch,
+    ) -> &Analysis {
+        self.analysis = Analysis::default();
+        let moves = Self::root_moves(game, color, true);
+        if !moves.is_empty() {
+            let root = Root::new(game, color, moves, &[], 0, filters);
+            self.search(game, root, limits, false, watch);
+        }
+        &self.analysis
+    }
+
+    /// Pondering: searches the game's position, the opponent to move, on the opponent's time
+    /// until `interrupted` says a command has come (or the tree is full), keeping the tree for
+    /// the next `genmove`. The clock is not touched: this time is not ours.
+    pub fn ponder(&mut self, game: &Game, interrupted: &dyn Fn() -> bool) {
+        let color = game.to_move();
+        let moves = Self::root_moves(game, color, true);
+        if moves.len() < 2 || self.config.seed.is_some() {
+            return;
+        }
+        let root = Root::new(game, color, moves, &[], handicap_komi2(game), &[]);
+        let mut watch = Watch {
+            interrupted,
+            min_playouts: 0,
+            progress: None,
+        };
+        self.search(game, root, (None, None), false, &mut watch);
+    }
+
+    /// The kept tree's subtree for this position, if the game went on from the kept root by at
+    /// most two moves that the tree has explored (or stands at the kept root), else a new tree.
     fn reuse_tree(&mut self, game: &Game, color: Color, capacity: usize) -> Tree {
         let Some(kept) = self.kept.take() else {
             return Tree::new(capacity);
         };
         let moves: Vec<_> = game.moves().collect();
-        let last_two = &moves[moves.len().saturating_sub(2)..];
-        if kept.hash == game.board().hash() && kept.to_move == color {
-            return kept.tree;
-        }
-        // Our move, then the opponent's reply: the kept root must be the position two moves ago.
-        if let [ours, reply] = last_two {
-            if game.hash_moves_ago(2) == Some(kept.hash)
-                && ours.color == kept.to_move
-                && ours.mv == kept.played
-                && reply.color == kept.to_move.opponent()
-                && color == kept.to_move
+        for k in 0..=2usize.min(moves.len()) {
+            if game.hash_moves_ago(k) != Some(kept.hash) {
+                continue;
+            }
+            let since = &moves[moves.len() - k..];
+            // The moves since must alternate from the kept root's side to move, and leave
+            // `color` to move.
+            let mut side = kept.to_move;
+            if since.iter().any(|m| {
+                let ok = m.color == side;
+                side = side.opponent();
+                !ok
+            }) || side != color
             {
-                if let Some(c) = kept.tree.child_by_move(Tree::ROOT, ours.mv) {
-                    if let Some(r) = kept.tree.child_by_move(c, reply.mv) {
-                        return kept.tree.subtree(r, capacity);
-                    }
-                }
+                continue;
+            }
+            if k == 0 {
+                return kept.tree;
+            }
+            let mut node = Some(Tree::ROOT);
+            for m in since {
+                node = node.and_then(|n| kept.tree.child_by_move(n, m.mv));
+            }
+            if let Some(n) = node {
+                return kept.tree.subtree(n, capacity);
             }
         }
         Tree::new(capacity)
@@ -923,9 +1172,9 @@ fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipS
         // Both sides value the same thing: how close the game is.
         let scale = (root.board.size() * root.board.size()) as f64 / 2.0;
         let balance = 1.0 - (margin2.abs() as f64 / scale).min(1.0);
-        back_up(tree, root, s, balance, true);
+        back_up(tree, root, s, balance, true, margin2);
     } else {
-        back_up(tree, root, s, black, false);
+        back_up(tree, root, s, black, false, margin2);
     }
 }
 
@@ -972,7 +1221,14 @@ fn playout_to_end(
 /// children.
 /// With `shared`, `black` is a value both sides hold (the opening's balance) rather than
 /// Black's.
-fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool) {
+fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool, margin2: i32) {
+    // Black's win in halves, for analysis: the sign of the margin (in the opening, where
+    // nobody has a colour yet, the shared balance stands in for it).
+    let black_wins2 = if shared {
+        (2.0 * black).round() as u32
+    } else {
+        (margin2.signum() + 1) as u32
+    };
     // A node's value is for the player who made its move.
     for (d, &i) in s.path.iter().enumerate() {
         let mover = if d % 2 == 1 {
@@ -986,6 +1242,12 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool) {
             1.0 - black
         };
         tree.node(i).add_value(v);
+        let wins2 = if mover == Color::Black || shared {
+            black_wins2
+        } else {
+            2 - black_wins2
+        };
+        tree.node(i).add_outcome(wins2, margin2);
         // AMAF: children of this node whose move the child's mover played first, later on.
         let child_mover = mover.opponent();
         let cv = if shared { v } else { 1.0 - v };
@@ -1037,6 +1299,115 @@ mod tests {
         let capacity = Tree::capacity_for(64);
         let t = p.reuse_tree(&g, Color::Black, capacity);
         assert_eq!(t.root().visits(), expected);
+    }
+
+    #[test]
+    fn pondering_grows_the_tree_the_next_move_starts_from() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        let e5 = Move::Play(g.board().point(4, 4));
+        g.play(Color::Black, e5).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            playouts: Some(500),
+            ..Config::default()
+        });
+        let until = Instant::now() + Duration::from_millis(300);
+        p.ponder(&g, &|| Instant::now() >= until);
+        let kept = p.kept.as_ref().expect("pondering keeps its tree");
+        assert_eq!(kept.to_move, Color::White);
+        assert!(kept.tree.root().visits() > 500, "pondered too little");
+        // White answers with the reply pondering explored most: Black's search starts from
+        // that subtree.
+        let reply = kept
+            .tree
+            .children(Tree::ROOT)
+            .max_by_key(|&c| kept.tree.node(c).visits())
+            .unwrap();
+        let (mv, visits) = (kept.tree.node(reply).mv(), kept.tree.node(reply).visits());
+        g.play(Color::White, mv).unwrap();
+        let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(64));
+        assert_eq!(t.root().visits(), visits);
+        assert!(visits > 0);
+    }
+
+    #[test]
+    fn an_interrupt_ends_a_search_after_its_minimum() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 2,
+            ..Config::default()
+        });
+        let start = Instant::now();
+        let mut watch = Watch {
+            interrupted: &|| true,
+            min_playouts: 200,
+            progress: None,
+        };
+        let a = p
+            .analyse_watched(
+                &g,
+                Color::Black,
+                (None, Some(Duration::from_secs(60))),
+                &[],
+                &mut watch,
+            )
+            .clone();
+        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(a.playouts >= 200);
+        assert!(a.moves[0].visits > 0 && !a.moves[0].pv.is_empty());
+    }
+
+    #[test]
+    fn progress_reports_come_at_the_interval() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let mut seen = Vec::new();
+        let mut report = |a: &Analysis| seen.push(a.playouts);
+        let mut watch = Watch {
+            interrupted: &|| false,
+            min_playouts: 0,
+            progress: Some((Duration::from_millis(20), &mut report)),
+        };
+        p.analyse_watched(
+            &g,
+            Color::Black,
+            (None, Some(Duration::from_millis(300))),
+            &[],
+            &mut watch,
+        );
+        assert!(seen.len() >= 3, "{:?}", seen);
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{:?}", seen);
+    }
+
+    #[test]
+    fn handicap_komi_shrinks_to_nothing() {
+        let mut g = Game::new(19, Rules::chinese()).unwrap();
+        assert_eq!(handicap_komi2(&g), 0);
+        let b = g.board().clone();
+        g.place_handicap(&[
+            b.point(3, 15),
+            b.point(15, 3),
+            b.point(3, 3),
+            b.point(15, 15),
+        ])
+        .unwrap();
+        // Four stones at 7 points each.
+        assert_eq!(handicap_komi2(&g), 56);
+        let mut last = 56;
+        let mut color = Color::White;
+        while g.move_number() < 199 {
+            let moves = Player::root_moves(&g, color, false);
+            g.play(color, moves.first().copied().unwrap_or(Move::Pass))
+                .unwrap();
+            color = color.opponent();
+            let now = handicap_komi2(&g);
+            assert!(now <= last);
+            last = now;
+        }
+        assert_eq!(last, 0);
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! and once its budget is used up expansion simply stops and the search goes on from the leaves.
 
 use crate::board::{Move, Point};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
+};
 use std::sync::OnceLock;
 
 /// Fixed-point scale of node values: a win adds `SCALE`, a loss 0.
@@ -42,6 +44,11 @@ pub struct Node {
     /// Prior knowledge as virtual experience: visits and value sum, set before publication.
     prior_visits: AtomicU32,
     prior_value: AtomicU64,
+    /// For analysis: wins of the node's mover counted in halves (2 a win, 1 a draw), and the
+    /// sum of Black's margins in half points, over the playouts through the node. The value
+    /// above mixes winning with a share of the margin; these keep the two apart for display.
+    wins2: AtomicU32,
+    margin2: AtomicI64,
 }
 
 /// A snapshot of a node's statistics.
@@ -53,6 +60,9 @@ pub struct Stats {
     pub amaf_value: f64,
     pub prior_visits: u32,
     pub prior_value: f64,
+    /// Wins of the mover in halves, and Black's summed margins in half points.
+    pub wins2: u32,
+    pub margin2: i64,
 }
 
 impl Stats {
@@ -79,6 +89,8 @@ impl Node {
             amaf_value: (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
             prior_visits: self.prior_visits.load(Relaxed),
             prior_value: self.prior_value.load(Relaxed) as f64 / SCALE,
+            wins2: self.wins2.load(Relaxed),
+            margin2: self.margin2.load(Relaxed),
         }
     }
 
@@ -103,6 +115,13 @@ impl Node {
         self.value.fetch_add((v * SCALE) as u64, Relaxed);
     }
 
+    /// Adds a playout's outcome for analysis: the mover's win in halves and Black's margin.
+    #[inline]
+    pub fn add_outcome(&self, wins2: u32, margin2: i32) {
+        self.wins2.fetch_add(wins2, Relaxed);
+        self.margin2.fetch_add(margin2 as i64, Relaxed);
+    }
+
     /// Adds an AMAF result. A plain load and store, not a locked read-modify-write: AMAF
     /// updates are the bulk of a simulation's writes to shared nodes, and an update lost to a
     /// race now and then costs nothing measurable, while locked updates on lines that the other
@@ -125,6 +144,8 @@ impl Node {
         self.prior_visits.store(prior_visits, Relaxed);
         self.prior_value
             .store((prior_value * SCALE) as u64, Relaxed);
+        self.wins2.store(0, Relaxed);
+        self.margin2.store(0, Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
@@ -135,6 +156,8 @@ impl Node {
             .store(other.prior_visits.load(Relaxed), Relaxed);
         self.prior_value
             .store(other.prior_value.load(Relaxed), Relaxed);
+        self.wins2.store(other.wins2.load(Relaxed), Relaxed);
+        self.margin2.store(other.margin2.load(Relaxed), Relaxed);
     }
 }
 

@@ -1,0 +1,422 @@
+//! Live analysis as Leela Zero and KataGo defined it, for Sabaki and other analysis clients:
+//! `lz-analyze`, `kata-analyze` and their `genmove_analyze` forms.
+//!
+//! Arguments: `[colour] [interval] [interval N] [minmoves N] [maxmoves N] [avoid|allow C v,v,…
+//! N]`, plus `ownership true|false` for the `kata-` forms; the interval is in centiseconds.
+//! Every argument is checked before the `=` line, so a bad one gets `? syntax error` naming it
+//! and no analysis starts. Output: one line per interval of `info` blocks, one per root move,
+//! best first, each `info move V visits N winrate W … order K pv V V …` with the PV last
+//! (Sabaki reads a block as key/value pairs up to `pv`); values are the side to move's. `lz-`
+//! win rates are integers 0–10000, `kata-` ones floats 0–1 that always have a decimal point.
+//! `lz-analyze`/`kata-analyze` run until any new input line arrives and then print one last
+//! line, so even an analysis stopped at once shows one; the `genmove_analyze` forms search as
+//! `genmove` does, print a final `info` line and then `play V`, and play the move.
+
+use super::moves::{self, Generate};
+use super::{format_move, parse_color, parse_uint, parse_vertex, Engine, Reply, Stream};
+use crate::board::{Board, Color, Move};
+use crate::search::{Analysis, MoveFilter, MoveInfo, Watch};
+use std::time::Duration;
+
+/// Which program's conventions a command follows.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Dialect {
+    /// Leela Zero: win rates, priors and bounds as integers in ten-thousandths.
+    Lz,
+    /// KataGo: floats, plus score leads and optional ownership.
+    Kata,
+}
+
+/// A parsed analysis request.
+#[derive(Clone, Debug, PartialEq)]
+struct Request {
+    color: Color,
+    /// `None`: no reports while searching, only the final line.
+    interval: Option<Duration>,
+    minmoves: usize,
+    maxmoves: Option<usize>,
+    filters: Vec<MoveFilter>,
+    ownership: bool,
+}
+
+pub fn lz_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+    analyze(engine, args, out, Dialect::Lz)
+}
+
+pub fn kata_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+    analyze(engine, args, out, Dialect::Kata)
+}
+
+pub fn lz_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+    genmove_analyze(engine, args, out, Dialect::Lz)
+}
+
+pub fn kata_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+    genmove_analyze(engine, args, out, Dialect::Kata)
+}
+
+fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialect) -> Reply {
+    let request = parse_request(engine.game.board(), engine.game.to_move(), args, dialect)?;
+    // Black stones sent as moves before White's first are handicap, as at White's first move.
+    if let Some(game) = moves::handicap_from_moves(&engine.game, request.color) {
+        engine.set_game(game);
+    }
+    out.start();
+    let board = engine.game.board().clone();
+    let input = engine.input.clone();
+    let stop = || input.new_line();
+    let last = {
+        let mut report = |a: &Analysis| out.line(&info_line(&board, a, &request, dialect));
+        let mut watch = Watch {
+            interrupted: &stop,
+            min_playouts: moves::MIN_PLAYOUTS,
+            progress: request
+                .interval
+                .map(|i| (i, &mut report as &mut dyn FnMut(&Analysis))),
+        };
+        engine
+            .player
+            .analyse_watched(
+                &engine.game,
+                request.color,
+                (None, None),
+                &request.filters,
+                &mut watch,
+            )
+            .clone()
+    };
+    out.line(&info_line(&board, &last, &request, dialect));
+    // The search ends by itself only when its tree is full; the answer still ends only when
+    // the controller sends something.
+    while !stop() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Ok(String::new())
+}
+
+fn genmove_analyze(
+    engine: &mut Engine,
+    args: &[&str],
+    out: &mut Stream,
+    dialect: Dialect,
+) -> Reply {
+    let request = parse_request(engine.game.board(), engine.game.to_move(), args, dialect)?;
+    moves::check_generate(engine, request.color)?;
+    out.start();
+    let input = engine.input.clone();
+    // Like genmove, only GoGui's interrupt cuts it short: Sabaki's next command waits for it.
+    let interrupted = || input.interrupted();
+    let board = engine.game.board().clone();
+    let answer = {
+        let mut report = |a: &Analysis| out.line(&info_line(&board, a, &request, dialect));
+        let mut watch = Watch {
+            interrupted: &interrupted,
+            min_playouts: moves::MIN_PLAYOUTS,
+            progress: request
+                .interval
+                .map(|i| (i, &mut report as &mut dyn FnMut(&Analysis))),
+        };
+        moves::generate_move(
+            engine,
+            request.color,
+            Generate::Play,
+            &request.filters,
+            &mut watch,
+        )?
+    };
+    let last = engine.player.analysis();
+    if !last.moves.is_empty() {
+        out.line(&info_line(&board, last, &request, dialect));
+    }
+    Ok(format!("play {}", answer))
+}
+
+/// Reads the arguments: an optional colour, an optional bare interval, then key/value pairs.
+fn parse_request(
+    board: &Board,
+    to_move: Color,
+    args: &[&str],
+    dialect: Dialect,
+) -> Result<Request, String> {
+    let mut request = Request {
+        color: to_move,
+        interval: None,
+        minmoves: 0,
+        maxmoves: None,
+        filters: Vec::new(),
+        ownership: false,
+    };
+    let mut rest = args;
+    if let Some(c) = rest.first().and_then(|a| parse_color(a)) {
+        request.color = c;
+        rest = &rest[1..];
+    }
+    if let Some(first) = rest.first() {
+        if first.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+            request.interval = interval(first)?;
+            rest = &rest[1..];
+        }
+    }
+    while let Some((&key, tail)) = rest.split_first() {
+        let value = |i: usize| {
+            tail.get(i)
+                .copied()
+                .ok_or_else(|| format!("syntax error: {} needs a value", key))
+        };
+        let count = |s: &str| {
+            parse_uint(s, 100_000)
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("syntax error: bad number '{}' after {}", s, key))
+        };
+        match key {
+            "interval" => {
+                request.interval = interval(value(0)?)?;
+                rest = &tail[1..];
+            }
+            "minmoves" => {
+                request.minmoves = count(value(0)?)?;
+                rest = &tail[1..];
+            }
+            "maxmoves" => {
+                let n = count(value(0)?)?;
+                if n == 0 {
+                    return Err("syntax error: maxmoves must be at least 1".to_string());
+                }
+                request.maxmoves = Some(n);
+                rest = &tail[1..];
+            }
+            "avoid" | "allow" => {
+                let color = parse_color(value(0)?).ok_or_else(|| {
+                    format!("syntax error: bad color '{}' after {}", tail[0], key)
+                })?;
+                let moves = vertex_list(board, value(1)?, key)?;
+                let until = count(value(2)?)?;
+                if until == 0 {
+                    return Err(format!("syntax error: {} needs a depth of at least 1", key));
+                }
+                let allow = key == "allow";
+                if request
+                    .filters
+                    .iter()
+                    .any(|f| f.color == color && f.allow != allow)
+                {
+                    return Err(format!(
+                        "syntax error: avoid and allow together for {}",
+                        if color == Color::Black {
+                            "black"
+                        } else {
+                            "white"
+                        }
+                    ));
+                }
+                request.filters.push(MoveFilter {
+                    color,
+                    moves,
+                    allow,
+                    until,
+                });
+                rest = &tail[3..];
+            }
+            "ownership" if dialect == Dialect::Kata => {
+                request.ownership = match value(0)? {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(format!(
+                            "syntax error: ownership must be true or false, not '{}'",
+                            other
+                        ))
+                    }
+                };
+                rest = &tail[1..];
+            }
+            other => return Err(format!("syntax error: unexpected '{}'", other)),
+        }
+    }
+    Ok(request)
+}
+
+/// An interval in centiseconds; 0 means no reports until the end.
+fn interval(s: &str) -> Result<Option<Duration>, String> {
+    let cs = parse_uint(s, 8_640_000)
+        .ok_or_else(|| format!("syntax error: bad interval '{}' (centiseconds)", s))?;
+    Ok((cs > 0).then(|| Duration::from_millis(cs * 10)))
+}
+
+/// A comma-separated vertex list (`pass` allowed), as `avoid`/`allow` take it.
+fn vertex_list(board: &Board, s: &str, key: &str) -> Result<Vec<Move>, String> {
+    s.split(',')
+        .map(|v| {
+            parse_vertex(v, board)
+                .map_err(|_| format!("syntax error: bad vertex '{}' in {} list", v, key))
+        })
+        .collect()
+}
+
+/// One report line: an `info` block per shown move, then the ownership if asked.
+fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -> String {
+    let shown = shown_moves(a, request);
+    let mut line = String::new();
+    for (order, m) in shown.iter().enumerate() {
+        if order > 0 {
+            line.push(' ');
+        }
+        line.push_str(&info_block(board, m, order, dialect));
+    }
+    if request.ownership && dialect == Dialect::Kata && !a.ownership.is_empty() {
+        line.push_str(" ownership");
+        for o in &a.ownership {
+            line.push_str(&format!(" {:.4}", o));
+        }
+    }
+    line
+}
+
+/// The moves to show: the visited ones best first (at most `maxmoves`), then unvisited ones by
+/// prior up to `minmoves`; at least the best move.
+fn shown_moves<'a>(a: &'a Analysis, request: &Request) -> Vec<&'a MoveInfo> {
+    let cap = request.maxmoves.unwrap_or(usize::MAX);
+    let mut shown: Vec<&MoveInfo> = a.moves.iter().filter(|m| m.visits > 0).take(cap).collect();
+    let want = request.minmoves.min(cap).max(1);
+    for m in a.moves.iter().filter(|m| m.visits == 0) {
+        if shown.len() >= want {
+            break;
+        }
+        shown.push(m);
+    }
+    shown
+}
+
+fn info_block(board: &Board, m: &MoveInfo, order: usize, dialect: Dialect) -> String {
+    let pv: Vec<String> = m.pv.iter().map(|&mv| format_move(board, mv)).collect();
+    let mv = format_move(board, m.mv);
+    match dialect {
+        Dialect::Lz => {
+            let int = |x: f64| (x.clamp(0.0, 1.0) * 10000.0).round() as u32;
+            format!(
+                "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
+                mv,
+                m.visits,
+                int(m.winrate),
+                int(m.prior),
+                int(m.lcb),
+                order,
+                pv.join(" ")
+            )
+        }
+        Dialect::Kata => format!(
+            "info move {} visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3} prior {:.6} \
+             lcb {:.6} order {} pv {}",
+            mv,
+            m.visits,
+            m.winrate,
+            m.score_lead,
+            m.score_lead,
+            m.prior,
+            m.lcb,
+            order,
+            pv.join(" ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &str, dialect: Dialect) -> Result<Request, String> {
+        let b = Board::new(19).unwrap();
+        let words: Vec<&str> = args.split_whitespace().collect();
+        parse_request(&b, Color::Black, &words, dialect)
+    }
+
+    #[test]
+    fn arguments_in_every_form() {
+        let r = parse("", Dialect::Lz).unwrap();
+        assert_eq!((r.color, r.interval), (Color::Black, None));
+        let r = parse("W 50", Dialect::Lz).unwrap();
+        assert_eq!(
+            (r.color, r.interval),
+            (Color::White, Some(Duration::from_millis(500)))
+        );
+        let r = parse("25", Dialect::Lz).unwrap();
+        assert_eq!(r.interval, Some(Duration::from_millis(250)));
+        let r = parse(
+            "b interval 10 minmoves 3 maxmoves 5 avoid w d4,q16,pass 2 allow b k10 1",
+            Dialect::Kata,
+        )
+        .unwrap();
+        assert_eq!((r.minmoves, r.maxmoves), (3, Some(5)));
+        assert_eq!(r.filters.len(), 2);
+        assert_eq!(r.filters[0].moves.len(), 3);
+        assert!(!r.filters[0].allow && r.filters[1].allow);
+        assert!(
+            parse("b 10 ownership true", Dialect::Kata)
+                .unwrap()
+                .ownership
+        );
+    }
+
+    #[test]
+    fn bad_arguments_name_the_token() {
+        let err = |a: &str, d| parse(a, d).unwrap_err();
+        assert!(err("b 10 frobnicate", Dialect::Kata).contains("'frobnicate'"));
+        assert!(err("b 10 ownership true", Dialect::Lz).contains("'ownership'"));
+        assert!(err("b -5", Dialect::Lz).contains("'-5'"));
+        assert!(err("b 1x", Dialect::Lz).contains("'1x'"));
+        assert!(err("b minmoves", Dialect::Lz).contains("minmoves"));
+        assert!(err("avoid b d4,z99 3", Dialect::Lz).contains("'z99'"));
+        assert!(err("avoid x d4 3", Dialect::Lz).contains("'x'"));
+        assert!(err("avoid b d4 0", Dialect::Lz).contains("depth"));
+        assert!(err("avoid b d4 1 allow b q16 1", Dialect::Lz).contains("together"));
+        assert!(err("b 10 ownership maybe", Dialect::Kata).contains("'maybe'"));
+        assert!(err("b w", Dialect::Lz).contains("'w'"));
+    }
+
+    #[test]
+    fn info_lines_in_both_dialects() {
+        let b = Board::new(9).unwrap();
+        let (d4, e5) = (b.point(3, 5), b.point(4, 4));
+        let a = Analysis {
+            color: Some(Color::Black),
+            playouts: 30,
+            moves: vec![
+                MoveInfo {
+                    mv: Move::Play(d4),
+                    visits: 20,
+                    winrate: 0.625,
+                    lcb: 0.5,
+                    prior: 0.25,
+                    score_lead: 2.5,
+                    pv: vec![Move::Play(d4), Move::Play(e5)],
+                },
+                MoveInfo {
+                    mv: Move::Play(e5),
+                    visits: 0,
+                    winrate: 1.0,
+                    lcb: 0.0,
+                    prior: 0.5,
+                    score_lead: 0.0,
+                    pv: vec![Move::Play(e5)],
+                },
+            ],
+            score_lead: 2.0,
+            ownership: vec![0.5; 81],
+        };
+        let mut r = parse("", Dialect::Lz).unwrap();
+        assert_eq!(
+            info_line(&b, &a, &r, Dialect::Lz),
+            "info move D4 visits 20 winrate 6250 prior 2500 lcb 5000 order 0 pv D4 E5"
+        );
+        r.minmoves = 2;
+        r.ownership = true;
+        let kata = info_line(&b, &a, &r, Dialect::Kata);
+        assert!(kata.starts_with(
+            "info move D4 visits 20 winrate 0.625000 scoreMean 2.500 scoreLead 2.500 \
+             prior 0.250000 lcb 0.500000 order 0 pv D4 E5 info move E5 visits 0 winrate 1.000000"
+        ));
+        assert!(kata.contains("order 1 pv E5 ownership 0.5000 "));
+        let owners = kata.split(" ownership ").nth(1).unwrap();
+        assert_eq!(owners.split(' ').filter(|v| *v == "0.5000").count(), 81);
+    }
+}

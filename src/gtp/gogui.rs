@@ -1,0 +1,182 @@
+//! GoGui's analysis menu and interrupt: `gogui-analyze_commands` lists what tengen can show
+//! (each entry's command is one of ours, so GoGui keeps it), and `gogui-interrupt` tells GoGui
+//! that a `# interrupt` line stops a running command, which then answers with what it has.
+//!
+//! The tengen-… commands behind the entries search the position for one move's budget (the
+//! configured time or playouts, not the game clock) and answer in GoGui's formats: `gfx` draw
+//! commands, a `var` move sequence, a `string`. The search keeps its tree, so asking again about
+//! the same position goes on from where the last search stopped.
+
+use super::moves::{handicap_from_moves, MIN_PLAYOUTS};
+use super::{arity, format_move, format_point, parse_color, Engine, Reply};
+use crate::board::{Board, Color};
+use crate::rules::{HalfPoints, Margin};
+use crate::search::{self, Analysis, Watch};
+
+/// The analysis menu: `type/label/command` per line (no `/` inside a field).
+const ANALYZE_COMMANDS: &[&str] = &[
+    "gfx/Ownership and dead stones/tengen-ownership %m",
+    "var/Principal variation/tengen-pv %m",
+    "gfx/Top moves (win rate, visits)/tengen-top_moves %m",
+    "string/Rules and score estimate/tengen-estimate",
+    "plist/Dead stones/final_status_list dead",
+];
+
+pub fn analyze_commands(_: &mut Engine, args: &[&str]) -> Reply {
+    arity("gogui-analyze_commands", args, 0, 0)?;
+    Ok(ANALYZE_COMMANDS.join("\n"))
+}
+
+/// Nothing to do now: listing it tells GoGui that `# interrupt` works.
+pub fn interrupt(_: &mut Engine, args: &[&str]) -> Reply {
+    arity("gogui-interrupt", args, 0, 0)?;
+    Ok(String::new())
+}
+
+/// Searches the position for the colour in `args` (the side to move without one) with one
+/// move's budget, ending early at GoGui's interrupt.
+fn look(
+    engine: &mut Engine,
+    name: &str,
+    args: &[&str],
+) -> Result<(Board, Color, Analysis), String> {
+    arity(name, args, 0, 1)?;
+    let color = match args.first() {
+        Some(a) => parse_color(a).ok_or("syntax error: color must be b, w, black or white")?,
+        None => engine.game.to_move(),
+    };
+    if let Some(game) = handicap_from_moves(&engine.game, color) {
+        engine.set_game(game);
+    }
+    let input = engine.input.clone();
+    let interrupted = || input.interrupted();
+    let mut watch = Watch {
+        interrupted: &interrupted,
+        min_playouts: MIN_PLAYOUTS,
+        progress: None,
+    };
+    let budget = engine.player.move_budget();
+    let analysis = engine
+        .player
+        .analyse_watched(&engine.game, color, budget, &[], &mut watch)
+        .clone();
+    Ok((engine.game.board().clone(), color, analysis))
+}
+
+/// `gfx`: every point's expected owner as INFLUENCE (positive Black, negative White) and the
+/// stones judged dead marked, with the estimate as status text.
+pub fn ownership(engine: &mut Engine, args: &[&str]) -> Reply {
+    let (board, color, analysis) = look(engine, "tengen-ownership", args)?;
+    let black = engine.player.ownership().to_vec();
+    if black.len() != board.size() * board.size() {
+        return Ok(String::new());
+    }
+    let influence: Vec<String> = board
+        .points()
+        .zip(&black)
+        .map(|(p, o)| format!("{} {:.2}", format_point(&board, p), o))
+        .collect();
+    let dead = search::dead_from_ownership(&board, &black, search::DEAD);
+    let mut out = format!("INFLUENCE {}", influence.join(" "));
+    if !dead.is_empty() {
+        let marks: Vec<String> = dead.iter().map(|&p| format_point(&board, p)).collect();
+        out.push_str(&format!("\nMARK {}", marks.join(" ")));
+    }
+    out.push_str(&format!(
+        "\nTEXT {}",
+        estimate_text(engine, color, &analysis)
+    ));
+    Ok(out)
+}
+
+/// `var`: the most visited line, the colour asked for moving first.
+pub fn principal_variation(engine: &mut Engine, args: &[&str]) -> Reply {
+    let (board, _, analysis) = look(engine, "tengen-pv", args)?;
+    Ok(analysis.moves.first().map_or(String::new(), |best| {
+        best.pv
+            .iter()
+            .map(|&mv| format_move(&board, mv))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }))
+}
+
+/// `gfx`: the most visited moves labelled with their win rates, and a status line with their
+/// visits.
+pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Reply {
+    let (board, _, analysis) = look(engine, "tengen-top_moves", args)?;
+    let top: Vec<_> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.visits > 0)
+        .take(10)
+        .collect();
+    if top.is_empty() {
+        return Ok(String::new());
+    }
+    let labels: Vec<String> = top
+        .iter()
+        .filter_map(|m| match m.mv {
+            crate::board::Move::Play(p) => Some(format!(
+                "{} {}%",
+                format_point(&board, p),
+                (m.winrate * 100.0).round()
+            )),
+            crate::board::Move::Pass => None,
+        })
+        .collect();
+    let text: Vec<String> = top
+        .iter()
+        .take(5)
+        .map(|m| {
+            format!(
+                "{} {:.1}% ({} visits)",
+                format_move(&board, m.mv),
+                m.winrate * 100.0,
+                m.visits
+            )
+        })
+        .collect();
+    let mut out = String::new();
+    if !labels.is_empty() {
+        out.push_str(&format!("LABEL {}\n", labels.join(" ")));
+    }
+    out.push_str(&format!(
+        "TEXT {} playouts: {}",
+        analysis.playouts,
+        text.join(", ")
+    ));
+    Ok(out)
+}
+
+/// `string`: the ruleset, the komi and the search's estimate of the result.
+pub fn estimate(engine: &mut Engine, args: &[&str]) -> Reply {
+    let (_, color, analysis) = look(engine, "tengen-estimate", args)?;
+    Ok(estimate_text(engine, color, &analysis))
+}
+
+/// "chinese rules, komi 7.5: B+3.5 on average over 12000 playouts, Black wins 62%".
+fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
+    let rules = engine.game.rules().name;
+    let komi = engine.game.komi();
+    if analysis.moves.is_empty() {
+        return format!("{} rules, komi {}: no estimate (no search)", rules, komi);
+    }
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let black_lead = sign * analysis.score_lead;
+    let margin = Margin(HalfPoints((2.0 * black_lead).round() as i32));
+    let best = &analysis.moves[0];
+    let black_wins = if color == Color::Black {
+        best.winrate
+    } else {
+        1.0 - best.winrate
+    };
+    format!(
+        "{} rules, komi {}: {} on average over {} playouts, Black wins {:.0}%",
+        rules,
+        komi,
+        margin,
+        analysis.playouts,
+        black_wins * 100.0
+    )
+}

@@ -1,0 +1,253 @@
+//! What a search shows while it runs: per-move statistics, principal variations and ownership,
+//! in the side to move's terms, for live analysis (`kata-analyze` and friends) and GoGui's
+//! analysis commands; and what a controller may ask of a search while it runs (stop now, report
+//! every so often, keep away from some moves).
+//!
+//! A snapshot only reads the tree's atomics, so it may be taken while workers are still adding
+//! playouts; its numbers are then a few playouts out of step with each other, never torn.
+
+use super::tree::Tree;
+use crate::board::{Color, Move, CELLS};
+use std::time::Duration;
+
+/// A restriction on the moves one colour may consider near the root, as `lz-analyze`'s `avoid`
+/// and `allow` give it: during the first `until` plies of every line, `color` never plays one of
+/// `moves` (avoid) or plays only those (allow).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveFilter {
+    pub color: Color,
+    pub moves: Vec<Move>,
+    pub allow: bool,
+    pub until: usize,
+}
+
+/// Move filters compiled for fast lookup during the search.
+#[derive(Clone, Default)]
+pub(super) struct Filters {
+    /// (colour, per-cell membership, pass listed, allow, until)
+    list: Vec<(Color, Vec<bool>, bool, bool, usize)>,
+}
+
+impl Filters {
+    pub(super) fn new(filters: &[MoveFilter]) -> Filters {
+        let list = filters
+            .iter()
+            .map(|f| {
+                let mut cells = vec![false; CELLS];
+                let mut pass = false;
+                for &m in &f.moves {
+                    match m {
+                        Move::Play(p) => cells[p.idx()] = true,
+                        Move::Pass => pass = true,
+                    }
+                }
+                (f.color, cells, pass, f.allow, f.until)
+            })
+            .collect();
+        Filters { list }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Whether `color` may play `mv` at `depth` plies below the root.
+    #[inline]
+    pub(super) fn permits(&self, color: Color, mv: Move, depth: usize) -> bool {
+        self.list.iter().all(|(c, cells, pass, allow, until)| {
+            if *c != color || depth >= *until {
+                return true;
+            }
+            let listed = match mv {
+                Move::Play(p) => cells[p.idx()],
+                Move::Pass => *pass,
+            };
+            listed == *allow
+        })
+    }
+}
+
+/// Receives a snapshot of a running search.
+pub type Reporter<'a> = &'a mut dyn FnMut(&Analysis);
+
+/// What a controller asks of a running search besides its budget.
+pub struct Watch<'a> {
+    /// Asked every couple of milliseconds; `true` ends the search with what it has.
+    pub interrupted: &'a dyn Fn() -> bool,
+    /// Playouts to run before an interrupt is honoured, so that there is always something to
+    /// show.
+    pub min_playouts: u64,
+    /// Called with a snapshot every `interval` while the search runs.
+    pub progress: Option<(Duration, Reporter<'a>)>,
+}
+
+impl Watch<'_> {
+    /// No interrupts, no reports.
+    pub fn none() -> Watch<'static> {
+        Watch {
+            interrupted: &|| false,
+            min_playouts: 0,
+            progress: None,
+        }
+    }
+}
+
+/// One root move as analysis shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    /// Playouts through the move.
+    pub visits: u32,
+    /// The side to move's winning chance after this move (a draw counts half); before any
+    /// playout, the prior's estimate.
+    pub winrate: f64,
+    /// A lower confidence bound of the win rate (about two standard errors below it).
+    pub lcb: f64,
+    /// The move's share of the prior knowledge the search started with at the root.
+    pub prior: f64,
+    /// The side to move's mean lead in points at the end of the playouts through the move,
+    /// under the game's counting, komi and compensation included.
+    pub score_lead: f64,
+    /// The most visited line from this move on, the move first.
+    pub pv: Vec<Move>,
+}
+
+/// A view of a search: the root moves best first and the board's expected owners.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// The side to move at the root: every value below is from its point of view.
+    pub color: Option<Color>,
+    pub playouts: u64,
+    /// Root moves, most visited first (then by prior).
+    pub moves: Vec<MoveInfo>,
+    /// The side to move's mean lead over all playouts, in points.
+    pub score_lead: f64,
+    /// Ownership per point in `Board::points` order (top row first): +1 the side to move's,
+    /// −1 the opponent's.
+    pub ownership: Vec<f32>,
+}
+
+/// The longest principal variation shown.
+const PV_LENGTH: usize = 24;
+
+/// A snapshot of the tree rooted at a position where `color` moves. `score_offset2` is added to
+/// Black's margins (half points) before they are shown: it takes out a komi that only the
+/// search uses (dynamic komi). `ownership` is Black's, in `Board::points` order.
+pub(super) fn snapshot(
+    tree: &Tree,
+    color: Color,
+    score_offset2: i64,
+    playouts: u64,
+    ownership_black: &[f32],
+    mean_margin2_black: f64,
+) -> Analysis {
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let kids: Vec<u32> = tree.children(Tree::ROOT).collect();
+    let prior_total: f64 = kids
+        .iter()
+        .map(|&c| tree.node(c).stats().prior_value)
+        .sum::<f64>()
+        .max(1e-9);
+    let mut moves: Vec<MoveInfo> = kids
+        .iter()
+        .map(|&c| {
+            let s = tree.node(c).stats();
+            // Virtual losses in flight count a visit before its result: use the playouts whose
+            // outcome has arrived, never more than the visits.
+            let n = s.visits;
+            let (winrate, lcb, lead) = if n > 0 {
+                let p = (s.wins2 as f64 / (2.0 * n as f64)).clamp(0.0, 1.0);
+                let se = (p * (1.0 - p) / n as f64).sqrt();
+                let mean2 = s.margin2 as f64 / n as f64 + score_offset2 as f64;
+                (
+                    p,
+                    (p - 2.0 * se - 1.0 / n as f64).max(0.0),
+                    sign * mean2 / 2.0,
+                )
+            } else {
+                let p = s.prior_value / s.prior_visits.max(1) as f64;
+                (
+                    p,
+                    0.0,
+                    sign * (mean_margin2_black + score_offset2 as f64) / 2.0,
+                )
+            };
+            MoveInfo {
+                mv: tree.node(c).mv(),
+                visits: n,
+                winrate,
+                lcb,
+                prior: s.prior_value / prior_total,
+                score_lead: lead,
+                pv: principal_variation(tree, c),
+            }
+        })
+        .collect();
+    moves.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+            .then(b.prior.total_cmp(&a.prior))
+    });
+    let ownership = ownership_black
+        .iter()
+        .map(|&o| if color == Color::Black { o } else { -o })
+        .collect();
+    Analysis {
+        color: Some(color),
+        playouts,
+        moves,
+        score_lead: sign * (mean_margin2_black + score_offset2 as f64) / 2.0,
+        ownership,
+    }
+}
+
+/// The line from node `start` (its move first) following the most visited child.
+fn principal_variation(tree: &Tree, start: u32) -> Vec<Move> {
+    let mut pv = vec![tree.node(start).mv()];
+    let mut node = start;
+    while pv.len() < PV_LENGTH {
+        let Some(next) = tree
+            .children(node)
+            .filter(|&c| tree.node(c).visits() > 0)
+            .max_by_key(|&c| tree.node(c).visits())
+        else {
+            break;
+        };
+        pv.push(tree.node(next).mv());
+        node = next;
+    }
+    pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn filters_apply_to_their_colour_and_depth() {
+        let b = Board::new(9).unwrap();
+        let (d4, e5) = (Move::Play(b.point(3, 5)), Move::Play(b.point(4, 4)));
+        let avoid = Filters::new(&[MoveFilter {
+            color: Color::Black,
+            moves: vec![d4],
+            allow: false,
+            until: 1,
+        }]);
+        assert!(!avoid.permits(Color::Black, d4, 0));
+        assert!(avoid.permits(Color::Black, d4, 1));
+        assert!(avoid.permits(Color::White, d4, 0));
+        assert!(avoid.permits(Color::Black, e5, 0));
+        let allow = Filters::new(&[MoveFilter {
+            color: Color::White,
+            moves: vec![e5],
+            allow: true,
+            until: 3,
+        }]);
+        assert!(allow.permits(Color::White, e5, 2));
+        assert!(!allow.permits(Color::White, d4, 2));
+        assert!(!allow.permits(Color::White, Move::Pass, 0));
+        assert!(allow.permits(Color::White, d4, 3));
+    }
+}
