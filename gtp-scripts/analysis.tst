@@ -135,3 +135,20 @@ play w c3
 
 300 name
 #? [tengen]
+
+# Black stones sent as moves before White's first (Sabaki and GoGui send handicap so when
+# set_free_handicap is not used) become handicap stones as soon as White is asked to analyse,
+# as at White's first move: Chinese rules then owe White a point per stone.
+boardsize 9
+clear_board
+play b c3
+play b g7
+310 kata-analyze w 10
+#>
+#? [info move [^\n]*(?:\n[^\n]*)*]
+
+320 showboard
+#? [.*rules chinese, komi 7\.5, handicap 2, move 0, white to move.*]
+
+330 printsgf
+#? [.*HA\[2\]AB\[gc\]\[cg\].*]

@@ -274,3 +274,61 @@ fn prejudgement_placements_keep_the_game_close() {
     let r = p.analyse(&g, Color::White, Some(3000), None);
     assert!(r.mean_margin.abs() < 10.0, "mean margin {}", r.mean_margin);
 }
+
+/// White's first two decisions in a five-stone handicap game on 9×9 (komi 0.5), resigning
+/// below a 30% win rate.
+fn white_decisions(handicap: bool) -> Vec<Decision> {
+    let mut g = Game::new(9, Rules::chinese()).unwrap();
+    g.set_komi(HalfPoints(1));
+    let b = g.board().clone();
+    let stones = [
+        b.point(2, 6),
+        b.point(6, 2),
+        b.point(2, 2),
+        b.point(6, 6),
+        b.point(4, 4),
+    ];
+    if handicap {
+        g.place_handicap(&stones).unwrap();
+    } else {
+        // The same stones set up as a position: no handicap, so no dynamic komi.
+        let setup: Vec<_> = stones.iter().map(|&p| (p, Some(Color::Black))).collect();
+        g.setup(&setup).unwrap();
+    }
+    let mut p = Player::new(Config {
+        threads: 1,
+        playouts: Some(3000),
+        seed: Some(5),
+        resign: Some(0.3),
+        max_memory_mb: 256,
+        ..Config::default()
+    });
+    let mut decisions = Vec::new();
+    for _ in 0..2 {
+        let d = p.genmove(&g, Color::White, false);
+        decisions.push(d);
+        let Decision::Play(mv) = d else { break };
+        g.play(Color::White, mv).unwrap();
+        let Decision::Play(reply) = p.genmove(&g, Color::Black, false) else {
+            break;
+        };
+        g.play(Color::Black, reply).unwrap();
+    }
+    decisions
+}
+
+#[test]
+fn gives_a_handicap_without_resigning_at_once() {
+    // Five stones on 9×9 are a lost game for White by any honest count: with the same stones
+    // as a plain position, White's win rate is near 10% and it resigns at its second search.
+    // As handicap, dynamic komi keeps White playing for what it can still change.
+    let plain = white_decisions(false);
+    assert_eq!(plain.last(), Some(&Decision::Resign), "{:?}", plain);
+    let handicap = white_decisions(true);
+    assert_eq!(handicap.len(), 2);
+    assert!(
+        handicap.iter().all(|d| matches!(d, Decision::Play(_))),
+        "{:?}",
+        handicap
+    );
+}

@@ -383,11 +383,15 @@ impl Engine {
     }
 
     /// Runs one raw input line: `None` when the cleaned line is empty (no response is due),
-    /// otherwise the complete response, framing included.
+    /// otherwise the complete response, framing included. There is no controller behind it to
+    /// stop a live analysis, so the line runs as if another were already queued: an analysis
+    /// answers with one line.
     pub fn execute(&mut self, raw: &[u8]) -> Option<String> {
         let mut out = Vec::new();
-        self.respond(raw, &mut out)
-            .expect("writing to memory cannot fail");
+        self.input.waiting.fetch_add(1, SeqCst);
+        let written = self.respond(raw, &mut out);
+        self.input.waiting.fetch_sub(1, SeqCst);
+        written.expect("writing to memory cannot fail");
         (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
     }
 
@@ -744,6 +748,16 @@ mod tests {
         e.resigned = Some(Color::White);
         ask(&mut e, "undo");
         assert_eq!(e.result(), None);
+    }
+
+    #[test]
+    fn an_analysis_run_in_process_answers_one_line() {
+        let mut e = engine();
+        ask(&mut e, "boardsize 9");
+        let r = ask(&mut e, "5 kata-analyze b 1");
+        assert!(r.starts_with("=5 \ninfo move "), "{}", r);
+        assert!(r.ends_with("\n\n") && r.matches('\n').count() == 3, "{}", r);
+        assert!(ask(&mut e, "6 lz-analyze b 1 bogus").starts_with("?6 syntax error"));
     }
 
     #[test]
