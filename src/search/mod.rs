@@ -1328,6 +1328,8 @@ mod tests {
         let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(64));
         assert_eq!(t.root().visits(), visits);
         assert!(visits > 0);
+        // Its children are the root moves the next search wants, so it is not thrown away.
+        assert!(same_moves(&t, &Player::root_moves(&g, Color::Black, true)));
     }
 
     #[test]
