@@ -137,8 +137,8 @@ play w c3
 #? [tengen]
 
 # Black stones sent as moves before White's first (Sabaki and GoGui send handicap so when
-# set_free_handicap is not used) become handicap stones as soon as White is asked to analyse,
-# as at White's first move: Chinese rules then owe White a point per stone.
+# set_free_handicap is not used) are analysed as handicap stones; the record stays as sent, so
+# the controller can still undo them, until White's first move makes them handicap.
 boardsize 9
 clear_board
 play b c3
@@ -148,7 +148,25 @@ play b g7
 #? [info move [^\n]*(?:\n[^\n]*)*]
 
 320 showboard
-#? [.*rules chinese, komi 7\.5, handicap 2, move 0, white to move.*]
+#? [.*rules chinese, komi 7\.5, handicap 0, move 2, white to move.*]
 
-330 printsgf
-#? [.*HA\[2\]AB\[gc\]\[cg\].*]
+undo
+play b g7
+play w e5
+330 showboard
+#? [.*rules chinese, komi 7\.5, handicap 2, move 1, black to move.*]
+
+340 printsgf
+#? [.*HA\[2\]AB\[gc\]\[cg\]\s*;W\[ee\].*]
+
+# Two allow lists for one colour are refused (say the points in one list).
+350 kata-analyze b 10 allow b a1 2 allow b b2 2
+#?error [syntax error: allow given twice for black]
+
+# Analysis for the colour that may not move in the pre-judgement opening is refused.
+tengen-rules prejudgement
+clear_board
+360 kata-analyze b 10
+#?error [illegal move: .*]
+
+tengen-rules chinese

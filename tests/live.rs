@@ -187,3 +187,35 @@ fn pondering_stops_the_moment_a_command_arrives() {
     std::thread::sleep(Duration::from_millis(300));
     e.quit(Duration::from_secs(3));
 }
+
+#[test]
+fn the_end_of_input_ends_an_analysis_and_pondering() {
+    // A controller that goes away without `quit` (a crash, a closed pipe) must not leave the
+    // engine analysing or pondering for ever.
+    for (args, input) in [
+        (SLOW, "boardsize 9\nkata-analyze b 50\n"),
+        (
+            &["--threads", "2", "--time", "0.3", "--size", "9", "--ponder"][..],
+            "genmove b\n",
+        ),
+    ] {
+        let mut e = Engine::start(args);
+        e.send(input);
+        std::thread::sleep(Duration::from_millis(700));
+        let Engine {
+            mut child, stdin, ..
+        } = e;
+        drop(stdin);
+        let end = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some(_)) = child.try_wait() {
+                break;
+            }
+            if Instant::now() > end {
+                let _ = child.kill();
+                panic!("still running 5 s after its input closed: {}", input.trim());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}

@@ -8,9 +8,11 @@
 //! best first, each `info move V visits N winrate W … order K pv V V …` with the PV last
 //! (Sabaki reads a block as key/value pairs up to `pv`); values are the side to move's. `lz-`
 //! win rates are integers 0–10000, `kata-` ones floats 0–1 that always have a decimal point.
-//! `lz-analyze`/`kata-analyze` run until any new input line arrives and then print one last
-//! line, so even an analysis stopped at once shows one; the `genmove_analyze` forms search as
-//! `genmove` does, print a final `info` line and then `play V`, and play the move.
+//! `lz-analyze`/`kata-analyze` run until any new input line arrives (or the input ends) and then
+//! print one last line, so even an analysis stopped at once shows one; the `genmove_analyze`
+//! forms search as `genmove` does, print a final `info` line (none when the move needed no
+//! search: the only legal move, or accepting the opponent's pass) and then `play V`, and play
+//! the move. A colour the rules do not let move now is refused, as `genmove` refuses it.
 
 use super::moves::{self, Generate};
 use super::{format_move, parse_color, parse_uint, parse_vertex, Engine, Reply, Stream};
@@ -57,10 +59,12 @@ pub fn kata_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream
 
 fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialect) -> Reply {
     let request = parse_request(engine.game.board(), engine.game.to_move(), args, dialect)?;
-    // Black stones sent as moves before White's first are handicap, as at White's first move.
-    if let Some(game) = moves::handicap_from_moves(&engine.game, request.color) {
-        engine.set_game(game);
-    }
+    // A colour the rules do not let move now (the pre-judgement opening) has nothing to show.
+    moves::check_generate(engine, request.color)?;
+    // Black stones sent as moves before White's first are analysed as handicap stones, as
+    // they will be at White's first move; the record itself stays as it is (analysis only
+    // looks, and the controller may still undo those moves).
+    let converted = moves::handicap_from_moves(&engine.game, request.color);
     out.start();
     let board = engine.game.board().clone();
     let input = engine.input.clone();
@@ -77,7 +81,7 @@ fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialec
         engine
             .player
             .analyse_watched(
-                &engine.game,
+                converted.as_ref().unwrap_or(&engine.game),
                 request.color,
                 (None, None),
                 &request.filters,
@@ -195,6 +199,16 @@ fn parse_request(
                     return Err(format!("syntax error: {} needs a depth of at least 1", key));
                 }
                 let allow = key == "allow";
+                if allow && request.filters.iter().any(|f| f.color == color && f.allow) {
+                    return Err(format!(
+                        "syntax error: allow given twice for {}",
+                        if color == Color::Black {
+                            "black"
+                        } else {
+                            "white"
+                        }
+                    ));
+                }
                 if request
                     .filters
                     .iter()
@@ -369,6 +383,8 @@ mod tests {
         assert!(err("avoid x d4 3", Dialect::Lz).contains("'x'"));
         assert!(err("avoid b d4 0", Dialect::Lz).contains("depth"));
         assert!(err("avoid b d4 1 allow b q16 1", Dialect::Lz).contains("together"));
+        assert!(err("allow w a1 2 allow w b2 2", Dialect::Kata).contains("twice"));
+        assert!(parse("avoid w a1 2 avoid w b2 3", Dialect::Kata).is_ok());
         assert!(err("b 10 ownership maybe", Dialect::Kata).contains("'maybe'"));
         assert!(err("b w", Dialect::Lz).contains("'w'"));
     }

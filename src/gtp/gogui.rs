@@ -7,7 +7,7 @@
 //! commands, a `var` move sequence, a `string`. The search keeps its tree, so asking again about
 //! the same position goes on from where the last search stopped.
 
-use super::moves::{handicap_from_moves, MIN_PLAYOUTS};
+use super::moves::{check_generate, handicap_from_moves, MIN_PLAYOUTS};
 use super::{arity, format_move, format_point, parse_color, Engine, Reply};
 use crate::board::{Board, Color};
 use crate::rules::{HalfPoints, Margin};
@@ -45,9 +45,9 @@ fn look(
         Some(a) => parse_color(a).ok_or("syntax error: color must be b, w, black or white")?,
         None => engine.game.to_move(),
     };
-    if let Some(game) = handicap_from_moves(&engine.game, color) {
-        engine.set_game(game);
-    }
+    check_generate(engine, color)?;
+    // Black stones sent as moves count as handicap here as in analysis; the record stays.
+    let converted = handicap_from_moves(&engine.game, color);
     let input = engine.input.clone();
     let interrupted = || input.interrupted();
     let mut watch = Watch {
@@ -58,7 +58,13 @@ fn look(
     let budget = engine.player.move_budget();
     let analysis = engine
         .player
-        .analyse_watched(&engine.game, color, budget, &[], &mut watch)
+        .analyse_watched(
+            converted.as_ref().unwrap_or(&engine.game),
+            color,
+            budget,
+            &[],
+            &mut watch,
+        )
         .clone();
     Ok((engine.game.board().clone(), color, analysis))
 }

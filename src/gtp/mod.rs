@@ -36,7 +36,7 @@ use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::search::{self, Player};
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::{mpsc, Arc};
 
 /// The longest input line kept; anything beyond is discarded and the command refused, so a
@@ -228,13 +228,16 @@ pub struct Engine {
 pub struct Input {
     waiting: AtomicUsize,
     interrupts: AtomicUsize,
+    /// The input has ended (the controller closed it or went away): nothing will stop an
+    /// analysis any more, so it stops now.
+    closed: AtomicBool,
 }
 
 impl Input {
     /// Whether any line — a command, an empty line, a comment — has arrived since the running
-    /// command: what ends live analysis and pondering.
+    /// command, or the input has ended: what ends live analysis and pondering.
     pub fn new_line(&self) -> bool {
-        self.waiting.load(SeqCst) > 0
+        self.waiting.load(SeqCst) > 0 || self.closed.load(SeqCst)
     }
 
     /// Whether GoGui's `# interrupt` has arrived since the running command: what ends
@@ -582,6 +585,7 @@ where
                     }
                 }
             }
+            counts.closed.store(true, SeqCst);
         })?;
     loop {
         engine.ponder_if_due();

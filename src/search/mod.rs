@@ -97,6 +97,24 @@ struct Kept {
     /// The root position's hash and side to move.
     hash: u64,
     to_move: Color,
+    /// What the values in the tree were searched under besides the position: the dynamic komi
+    /// and the controller's move filters. A search under other terms starts afresh.
+    extra_komi2: i32,
+    filters: Vec<MoveFilter>,
+}
+
+impl Kept {
+    /// Whether a search with this dynamic komi and these filters may build on the tree: same
+    /// filters, and the same komi or (in a handicap game) one a point or so away, as the
+    /// dynamic komi shrinks by about that much a move.
+    fn serves(&self, extra_komi2: i32, filters: &[MoveFilter]) -> bool {
+        let komi_close = if self.extra_komi2 == 0 || extra_komi2 == 0 {
+            self.extra_komi2 == extra_komi2
+        } else {
+            (self.extra_komi2 - extra_komi2).abs() <= 4
+        };
+        komi_close && self.filters == filters
+    }
 }
 
 /// The engine's player: configuration, clock, and the tree kept for the next move.
@@ -143,6 +161,8 @@ struct Root {
     extra_komi2: i32,
     /// Moves the controller asked the search to avoid or keep to near the root.
     filters: Filters,
+    /// The same, as given (to tell whether a kept tree was searched under them).
+    filter_list: Vec<MoveFilter>,
 }
 
 /// Scratch space of one worker.
@@ -301,6 +321,15 @@ impl Run<'_> {
     /// early stop, between its own playouts, so that a one-thread search with a playout budget
     /// is reproducible.
     fn work(&self, index: usize) {
+        // However this worker ends — a panic included — the others and the watching thread
+        // stop too, so the search returns (and a panic reaches the caller) instead of hanging.
+        struct StopOnExit<'a>(&'a AtomicBool);
+        impl Drop for StopOnExit<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _guard = StopOnExit(&self.stop);
         let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919));
         let mut ownership = OwnershipSums::new();
         let mut local = 0u64;
@@ -397,10 +426,10 @@ impl Root {
         root_moves: Vec<Move>,
         dead: &[Point],
         extra_komi2: i32,
-        filters: &[MoveFilter],
+        filter_list: &[MoveFilter],
     ) -> Root {
         let rules = *game.rules();
-        let filters = Filters::new(filters);
+        let filters = Filters::new(filter_list);
         // The root keeps to the filters too, unless they leave it nothing to play.
         let filtered: Vec<Move> = root_moves
             .iter()
@@ -444,6 +473,7 @@ impl Root {
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
             extra_komi2,
             filters,
+            filter_list: filter_list.to_vec(),
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -801,7 +831,13 @@ impl Player {
     ) -> Move {
         let start = Instant::now();
         let capacity = Tree::capacity_for(self.config.max_memory_mb);
-        let tree = self.reuse_tree(game, root.color, capacity);
+        let tree = match &self.kept {
+            Some(k) if !k.serves(root.extra_komi2, &root.filter_list) => {
+                self.kept = None;
+                Tree::new(capacity)
+            }
+            _ => self.reuse_tree(game, root.color, capacity),
+        };
         // The root's children must be exactly this move's legal moves: rebuild them if the kept
         // tree's differ (e.g. cleanup excludes passing).
         let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
@@ -894,6 +930,8 @@ impl Player {
             tree,
             hash: root.board.hash(),
             to_move: root.color,
+            extra_komi2: root.extra_komi2,
+            filters: root.filter_list.clone(),
         });
         best
     }
@@ -1330,6 +1368,33 @@ mod tests {
         assert!(visits > 0);
         // Its children are the root moves the next search wants, so it is not thrown away.
         assert!(same_moves(&t, &Player::root_moves(&g, Color::Black, true)));
+    }
+
+    #[test]
+    fn a_tree_searched_under_other_terms_is_not_reused() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let e5 = Move::Play(g.board().point(4, 4));
+        let only_e5 = [MoveFilter {
+            color: Color::White,
+            moves: vec![e5],
+            allow: true,
+            until: 2,
+        }];
+        let mut none = Watch::none();
+        p.analyse_watched(&g, Color::Black, (Some(1000), None), &only_e5, &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1000);
+        // The same filters build on it; none (or other ones) start afresh.
+        p.analyse_watched(&g, Color::Black, (Some(300), None), &only_e5, &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1300);
+        p.analyse_watched(&g, Color::Black, (Some(300), None), &[], &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 300);
+        // Dynamic komi: only a close one serves.
+        let k = p.kept.as_ref().unwrap();
+        assert!(k.serves(0, &[]) && !k.serves(20, &[]) && !k.serves(0, &only_e5));
     }
 
     #[test]
