@@ -89,3 +89,20 @@ tengen-rules chinese
 tengen-rules japanese
 190 final_score
 #? [B\+77\.5]
+
+# From a Japanese 9x9 game against GNU Go (tengen's match, two passes): White's A7 B7 are in
+# atari inside Black's wall and Black's upper-left group has two liberties. Bare random playouts
+# left the race to chance (about half each way), so A7 B7 stayed on the board and the shared
+# liberty made a "seki" worth 22 points to White; play settles it at once (Black takes A6), and
+# GNU Go, the referee, counts W+1.5 with A7 B7 and B3 dead and no seki.
+210 loadsgf atari_not_seki.sgf
+#? [black]
+
+220 final_status_list dead
+#? [A7 B7\nB3]
+
+230 final_status_list seki
+#? []
+
+240 final_score
+#? [W\+1\.5]

@@ -1053,7 +1053,11 @@ impl Player {
     /// opponent owns in most playouts.
     pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
         let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
-        dead_from_ownership(game.board(), &own, DEAD)
+        let mut dead = dead_from_ownership(game.board(), &own, DEAD);
+        dead.extend(capturable_at_once(game, &dead));
+        dead.sort();
+        dead.dedup();
+        dead
     }
 
     /// The stones the player judges to be in seki (after lifting the dead ones).
@@ -1104,6 +1108,38 @@ pub fn dead_from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> 
     }
     dead.sort();
     dead
+}
+
+/// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that
+/// is not itself left in atari (no ko, no snapback). At the end of a game such a group is dead
+/// whatever random playouts say: they leave the capture to chance when both sides have other
+/// moves, and a group whose fate hangs on it then looks alive, even in "seki" with its
+/// captor.
+fn capturable_at_once(game: &Game, dead: &[Point]) -> Vec<Point> {
+    let board = game.board();
+    let mut found = Vec::new();
+    let mut seen = vec![false; CELLS];
+    for p in board.points() {
+        let Some(c) = board.color(p) else { continue };
+        let head = board.group_of(p);
+        if seen[head.idx()] || dead.contains(&p) {
+            continue;
+        }
+        seen[head.idx()] = true;
+        let Some(lib) = board.atari_liberty(p) else {
+            continue;
+        };
+        let captor = c.opponent();
+        if !game.is_legal(captor, Move::Play(lib)) {
+            continue;
+        }
+        let mut after = board.clone();
+        after.play(lib, captor);
+        if after.liberties(lib) >= 2 {
+            found.extend(board.group_stones(p));
+        }
+    }
+    found
 }
 
 fn same_moves(tree: &Tree, moves: &[Move]) -> bool {
