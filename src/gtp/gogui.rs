@@ -7,11 +7,11 @@
 //! commands, a `var` move sequence, a `string`. The search keeps its tree, so asking again about
 //! the same position goes on from where the last search stopped.
 
-use super::moves::{check_generate, handicap_from_moves, MIN_PLAYOUTS};
+use super::moves::{check_generate, handicap_from_moves, with_interrupt};
 use super::{arity, format_move, format_point, parse_color, Engine, Reply};
 use crate::board::{Board, Color};
 use crate::rules::{HalfPoints, Margin};
-use crate::search::{self, Analysis, Watch};
+use crate::search::{self, Analysis};
 
 /// The analysis menu: `type/label/command` per line (no `/` inside a field).
 const ANALYZE_COMMANDS: &[&str] = &[
@@ -48,24 +48,14 @@ fn look(
     check_generate(engine, color)?;
     // Black stones sent as moves count as handicap here as in analysis; the record stays.
     let converted = handicap_from_moves(&engine.game, color);
-    let input = engine.input.clone();
-    let interrupted = || input.interrupted();
-    let mut watch = Watch {
-        interrupted: &interrupted,
-        min_playouts: MIN_PLAYOUTS,
-        progress: None,
-    };
     let budget = engine.player.move_budget();
-    let analysis = engine
-        .player
-        .analyse_watched(
-            converted.as_ref().unwrap_or(&engine.game),
-            color,
-            budget,
-            &[],
-            &mut watch,
-        )
-        .clone();
+    let analysis = with_interrupt(engine, |engine, watch| {
+        let game = converted.as_ref().unwrap_or(&engine.game);
+        engine
+            .player
+            .analyse_watched(game, color, budget, &[], watch)
+            .clone()
+    });
     Ok((engine.game.board().clone(), color, analysis))
 }
 

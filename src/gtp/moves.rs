@@ -111,7 +111,17 @@ fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Re
     arity(name, args, 1, 1)?;
     let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
     check_generate(engine, color)?;
-    // GoGui's `# interrupt` ends the search with the best move so far.
+    with_interrupt(engine, |engine, watch| {
+        generate_move(engine, color, how, &[], watch)
+    })
+}
+
+/// Runs `f` with a watch that GoGui's `# interrupt` ends (after [`MIN_PLAYOUTS`]): how a move
+/// search or a GoGui analysis stops early with the best it has.
+pub(super) fn with_interrupt<R>(
+    engine: &mut Engine,
+    f: impl FnOnce(&mut Engine, &mut Watch) -> R,
+) -> R {
     let input = engine.input.clone();
     let interrupted = || input.interrupted();
     let mut watch = Watch {
@@ -119,7 +129,7 @@ fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Re
         min_playouts: MIN_PLAYOUTS,
         progress: None,
     };
-    generate_move(engine, color, how, &[], &mut watch)
+    f(engine, &mut watch)
 }
 
 /// Playouts a move search runs before an interrupt may end it, so that the move is never a
