@@ -394,7 +394,6 @@ mod tests {
         let b = Board::new(9).unwrap();
         let (d4, e5) = (b.point(3, 5), b.point(4, 4));
         let a = Analysis {
-            color: Some(Color::Black),
             playouts: 30,
             moves: vec![
                 MoveInfo {

@@ -18,13 +18,23 @@ use crate::search::{Decision, MoveFilter, Watch};
 
 pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
     arity("play", args, 2, 2)?;
-    let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
-    let mv = match parse_vertex(args[1], engine.game.board()) {
-        Ok(mv) => mv,
-        Err(VertexError::Malformed) => return Err(format!("syntax error: bad vertex {}", args[1])),
-        Err(VertexError::OffBoard) => return Err("illegal move: off board".to_string()),
-    };
+    let (color, mv) = color_and_vertex(engine, args[0], args[1])?;
     play_move(engine, color, mv).map(|_| String::new())
+}
+
+/// The colour and vertex of a move command (`play`, `tengen-play`); a vertex beyond the board is
+/// an illegal move, as GTP has it, not a syntax error.
+pub(super) fn color_and_vertex(
+    engine: &Engine,
+    color: &str,
+    vertex: &str,
+) -> Result<(Color, Move), String> {
+    let color = parse_color(color).ok_or("syntax error: color must be b, w, black or white")?;
+    match parse_vertex(vertex, engine.game.board()) {
+        Ok(mv) => Ok((color, mv)),
+        Err(VertexError::Malformed) => Err(format!("syntax error: bad vertex {}", vertex)),
+        Err(VertexError::OffBoard) => Err("illegal move: off board".to_string()),
+    }
 }
 
 /// Plays a move on the engine's game, reading a run of opening Black stones as handicap first

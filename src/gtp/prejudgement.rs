@@ -7,7 +7,7 @@
 //! predictions themselves are kept next to the game only for the record (SGF root comment), and
 //! only while the game still starts with the opening they were made for.
 
-use super::{arity, moves, parse_color, parse_vertex, Engine, Reply, VertexError};
+use super::{arity, moves, Engine, Reply};
 use crate::board::{Move, Removal};
 use crate::game::{Game, GameError, PlayedMove};
 use crate::rules::{prejudgement_threshold, HalfPoints, Margin};
@@ -151,12 +151,7 @@ pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Reply {
 /// would silently play something else than asked.
 pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
     arity("tengen-play", args, 3, 3)?;
-    let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
-    let mv = match parse_vertex(args[1], engine.game.board()) {
-        Ok(mv) => mv,
-        Err(VertexError::Malformed) => return Err(format!("syntax error: bad vertex {}", args[1])),
-        Err(VertexError::OffBoard) => return Err("illegal move: off board".to_string()),
-    };
+    let (color, mv) = moves::color_and_vertex(engine, args[0], args[1])?;
     let removal = match args[2].to_ascii_lowercase().as_str() {
         "self" => Removal::Own,
         "opponent" => Removal::Opponent,

@@ -21,9 +21,10 @@ pub struct MoveFilter {
     pub until: usize,
 }
 
-/// Move filters compiled for fast lookup during the search.
+/// Move filters compiled for fast lookup during the search, with the list they came from.
 #[derive(Clone, Default)]
 pub(super) struct Filters {
+    given: Vec<MoveFilter>,
     /// (colour, per-cell membership, pass listed, allow, until)
     list: Vec<(Color, Vec<bool>, bool, bool, usize)>,
 }
@@ -44,7 +45,15 @@ impl Filters {
                 (f.color, cells, pass, f.allow, f.until)
             })
             .collect();
-        Filters { list }
+        Filters {
+            given: filters.to_vec(),
+            list,
+        }
+    }
+
+    /// The filters as the controller gave them.
+    pub(super) fn given(&self) -> &[MoveFilter] {
+        &self.given
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -115,8 +124,6 @@ pub struct MoveInfo {
 /// A view of a search: the root moves best first and the board's expected owners.
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
-    /// The side to move at the root: every value below is from its point of view.
-    pub color: Option<Color>,
     pub playouts: u64,
     /// Root moves, most visited first (then by prior).
     pub moves: Vec<MoveInfo>,
@@ -194,7 +201,6 @@ pub(super) fn snapshot(
         .map(|&o| if color == Color::Black { o } else { -o })
         .collect();
     Analysis {
-        color: Some(color),
         playouts,
         moves,
         score_lead: sign * (mean_margin2_black + score_offset2 as f64) / 2.0,

@@ -161,8 +161,6 @@ struct Root {
     extra_komi2: i32,
     /// Moves the controller asked the search to avoid or keep to near the root.
     filters: Filters,
-    /// The same, as given (to tell whether a kept tree was searched under them).
-    filter_list: Vec<MoveFilter>,
 }
 
 /// Scratch space of one worker.
@@ -426,10 +424,10 @@ impl Root {
         root_moves: Vec<Move>,
         dead: &[Point],
         extra_komi2: i32,
-        filter_list: &[MoveFilter],
+        filters: &[MoveFilter],
     ) -> Root {
         let rules = *game.rules();
-        let filters = Filters::new(filter_list);
+        let filters = Filters::new(filters);
         // The root keeps to the filters too, unless they leave it nothing to play.
         let filtered: Vec<Move> = root_moves
             .iter()
@@ -473,7 +471,6 @@ impl Root {
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
             extra_komi2,
             filters,
-            filter_list: filter_list.to_vec(),
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -832,7 +829,7 @@ impl Player {
         let start = Instant::now();
         let capacity = Tree::capacity_for(self.config.max_memory_mb);
         let tree = match &self.kept {
-            Some(k) if !k.serves(root.extra_komi2, &root.filter_list) => {
+            Some(k) if !k.serves(root.extra_komi2, root.filters.given()) => {
                 self.kept = None;
                 Tree::new(capacity)
             }
@@ -931,7 +928,7 @@ impl Player {
             hash: root.board.hash(),
             to_move: root.color,
             extra_komi2: root.extra_komi2,
-            filters: root.filter_list.clone(),
+            filters: root.filters.given().to_vec(),
         });
         best
     }
