@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod dead;
 pub mod game;
 pub mod gtp;
 pub mod match_play;

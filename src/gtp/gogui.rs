@@ -11,7 +11,7 @@ use super::moves::{check_generate, handicap_from_moves, with_interrupt};
 use super::{arity, format_move, format_point, parse_color, Engine, Reply};
 use crate::board::{Board, Color};
 use crate::rules::{HalfPoints, Margin};
-use crate::search::{self, Analysis};
+use crate::search::Analysis;
 
 /// The analysis menu: `type/label/command` per line (no `/` inside a field).
 const ANALYZE_COMMANDS: &[&str] = &[
@@ -72,7 +72,7 @@ pub fn ownership(engine: &mut Engine, args: &[&str]) -> Reply {
         .zip(&black)
         .map(|(p, o)| format!("{} {:.2}", format_point(&board, p), o))
         .collect();
-    let dead = search::dead_from_ownership(&board, &black, search::DEAD);
+    let dead = crate::dead::from_ownership(&board, &black, crate::dead::DEAD);
     let mut out = format!("INFLUENCE {}", influence.join(" "));
     if !dead.is_empty() {
         let marks: Vec<String> = dead.iter().map(|&p| format_point(&board, p)).collect();

@@ -189,9 +189,15 @@ fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Poi
     (k > 0).then(|| candidates[rng.usize(..k)])
 }
 
-/// A uniformly random legal move that fills no own eye and is no big self-atari.
+/// A uniformly random legal move for `c` that fills no own eye and that `acceptable` allows,
+/// or `None`: the scan starts at a random empty point and takes the first that fits.
 #[inline]
-fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+pub fn random_move(
+    board: &Board,
+    c: Color,
+    rng: &mut fastrand::Rng,
+    acceptable: impl Fn(Point) -> bool,
+) -> Option<Point> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -202,13 +208,14 @@ fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point
         .iter()
         .chain(empties[..start].iter())
         .copied()
-        .find(|&p| !board.is_eye(p, c) && board.is_legal(p, c) && !is_big_self_atari(board, p, c))
+        .find(|&p| !board.is_eye(p, c) && board.is_legal(p, c) && acceptable(p))
 }
 
 /// The heavy policy's move for `c`, or `None` (pass).
 #[inline]
 pub fn playout_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
-    reply_to_last(board, c, rng).or_else(|| random_move(board, c, rng))
+    reply_to_last(board, c, rng)
+        .or_else(|| random_move(board, c, rng, |p| !is_big_self_atari(board, p, c)))
 }
 
 /// How much prior experience a new node gets, and at what value.
