@@ -30,6 +30,7 @@ pub mod ownership;
 pub mod player;
 pub mod playout;
 pub mod policy;
+mod tactics;
 mod run;
 mod simulate;
 pub mod time;

@@ -142,8 +142,9 @@ impl Root {
     /// the root.
     fn children(&self, board: &Board, color: Color, depth: usize, at_root: bool) -> Vec<NewChild> {
         let mut kids = Vec::new();
+        let context = policy::PriorContext::new(board, color);
         let mk = |mv: Move| {
-            let p = policy::prior(board, color, mv);
+            let p = context.prior(board, mv);
             NewChild {
                 mv,
                 prior_visits: p.visits,
