@@ -226,6 +226,8 @@ pub struct PriorContext {
     ladder_runs: Vec<Point>,
     /// Two-liberty attacks and defences around the last move.
     fights: Vec<Point>,
+    /// Per point: whether a stone stands within three steps (Manhattan distance).
+    near_stones: Vec<bool>,
 }
 
 impl PriorContext {
@@ -266,8 +268,24 @@ impl PriorContext {
                 }
             }
         }
+        let mut near_stones = vec![false; crate::board::CELLS];
+        let size = board.size() as isize;
+        for p in board.points().filter(|&p| board.color(p).is_some()) {
+            let (col, row) = board.coords(p);
+            let (col, row) = (col as isize, row as isize);
+            for dr in -3isize..=3 {
+                let reach = 3 - dr.abs();
+                for dc in -reach..=reach {
+                    let (c2, r2) = (col + dc, row + dr);
+                    if (0..size).contains(&c2) && (0..size).contains(&r2) {
+                        near_stones[board.point(c2 as usize, r2 as usize).idx()] = true;
+                    }
+                }
+            }
+        }
         PriorContext {
             color,
+            near_stones,
             captures,
             saves: saves.as_slice().to_vec(),
             ladder_runs,
@@ -330,10 +348,15 @@ impl PriorContext {
             }
         }
         if size >= 9 && !tactical {
-            if line == 0 {
-                add(20, 0.0);
-            } else if line == 2 && size >= 13 {
-                add(10, 8.0);
+            let open = !self.near_stones[p.idx()];
+            match line {
+                0 => add(20, 0.0),
+                // In open areas of a big board the second line is too low and the third and
+                // fourth lines are where play starts (corners first, then sides).
+                1 if open && size >= 13 => add(15, 0.0),
+                2 | 3 if open && size >= 13 => add(15, 14.0),
+                2 if size >= 13 => add(10, 8.0),
+                _ => {}
             }
         }
         Prior {
