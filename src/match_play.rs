@@ -18,9 +18,9 @@
 //! threshold (the game's komi), draws included. An engine without those commands cannot play.
 
 use crate::board::Color;
+use crate::coords::{format_move, parse_vertex};
 use crate::game::Game;
 use crate::gtp::client::{Client, ClientError, Response};
-use crate::gtp::{format_move, parse_vertex};
 use crate::rules::{prejudgement_threshold, Margin, Rules};
 use crate::score;
 use crate::search::{self, Player};
