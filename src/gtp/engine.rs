@@ -273,4 +273,28 @@ mod tests {
         ask(&mut e, "undo");
         assert_eq!(e.result(), None);
     }
+
+    #[test]
+    fn a_game_set_up_anew_stops_pondering_until_the_player_moves() {
+        let mut e = Engine::new(&Options {
+            size: 9,
+            ponder: true,
+            search: crate::search::Config {
+                playouts: Some(50),
+                threads: 1,
+                seed: Some(1),
+                ..crate::search::Config::default()
+            },
+            ..Options::default()
+        })
+        .unwrap();
+        for setup in ["clear_board", "boardsize 9"] {
+            assert!(ask(&mut e, "genmove b").starts_with("= "));
+            assert!(e.ponder_armed, "after genmove, before {}", setup);
+            assert!(ask(&mut e, "play w pass").starts_with("= "));
+            assert!(e.ponder_armed, "a move of the opponent keeps it");
+            assert!(ask(&mut e, setup).starts_with("= "), "{}", setup);
+            assert!(!e.ponder_armed, "after {}", setup);
+        }
+    }
 }
