@@ -30,9 +30,9 @@ pub mod ownership;
 pub mod player;
 pub mod playout;
 pub mod policy;
-mod tactics;
 mod run;
 mod simulate;
+mod tactics;
 pub mod time;
 pub mod tree;
 

@@ -238,7 +238,9 @@ impl PriorContext {
         let mut ladder_runs = Vec::new();
         let mut seen = vec![false; crate::board::CELLS];
         for p in board.points() {
-            let Some(owner) = board.color(p) else { continue };
+            let Some(owner) = board.color(p) else {
+                continue;
+            };
             let head = board.group_of(p);
             if seen[head.idx()] {
                 continue;
