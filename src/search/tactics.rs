@@ -168,12 +168,18 @@ pub fn two_liberty_moves(board: &Board, stone: Point, c: Color, out: &mut Candid
                 out.push(l);
             }
         } else if board.liberties_after(l, c) >= 2 {
+            // The defender's run at `other` counts `l` among its liberties now; after the atari
+            // at `l` it has one fewer. Two or fewer now: the run gains nothing, no reading needed.
+            let defender = c.opponent();
+            if !board.is_legal(other, defender) || board.liberties_after(other, defender) <= 2 {
+                out.push(l);
+                continue;
+            }
             let mut after = board.clone();
             after.play(l, c);
             if after.color(stone).is_none() {
                 continue;
             }
-            let defender = c.opponent();
             if !after.is_legal(other, defender)
                 || after.liberties_after(other, defender) < 2
                 || ladder_captured(&after, stone)
