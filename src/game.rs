@@ -2,11 +2,19 @@
 //! positions seen (for superko and for reporting Japanese repetitions), prisoners, consecutive
 //! passes, handicap and setup stones, and the pre-judgement opening.
 //!
-//! Invariants: `board` is the position after every move of `history`; `seen` counts each
-//! position hash of `positions` (the start position and one per move), so undo is exact; a failed
-//! operation changes nothing.
+//! The record is compact, a few dozen bytes per move: each move keeps what it changed besides the
+//! stones (the board's ko and last moves, prisoners, passes, side to move), and a copy of the
+//! board is kept at the start and then every [`STONES_PER_CHECKPOINT`] stones or
+//! [`MOVES_PER_CHECKPOINT`] moves. Undo of a pass puts the saved marks back; undo of a stone
+//! copies the last checkpoint and replays the stones since it (at most a few hundred), which gives
+//! back the board exactly as it was, field for field.
+//!
+//! Invariants: `board` is the position after every move of `history`; `checkpoints[0]` is the
+//! start position and each checkpoint is the board after its number of moves; `seen` counts each
+//! position hash of `positions` (the start position and one per move), so undo is exact; a
+//! failed operation changes nothing. A game holds at most [`MAX_MOVES`] moves.
 
-use crate::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
+use crate::board::{Board, BoardError, Color, Marks, Move, Outcome, Point, Removal};
 use crate::rules::{HalfPoints, Rules};
 use std::collections::HashMap;
 use std::fmt;
@@ -26,7 +34,22 @@ pub enum GameError {
     BoardNotEmpty,
     /// Nothing to undo.
     NothingToUndo,
+    /// The record already holds [`MAX_MOVES`] moves.
+    TooLong,
 }
+
+/// The most moves a game holds. Real games end within a thousand moves (19×19 professional games
+/// within about 400; an engine's cap for a game between programs is a few times the board's
+/// area), so this leaves a hundred times that; it bounds the record at a few megabytes and
+/// keeps memory bounded under any stream of `play` commands or any SGF file.
+pub const MAX_MOVES: usize = 100_000;
+
+/// Stones played between two kept boards: undo replays at most this many.
+pub const STONES_PER_CHECKPOINT: usize = 256;
+
+/// Moves (passes included) between two kept boards, so that undo never walks a long run of
+/// passes.
+pub const MOVES_PER_CHECKPOINT: usize = 4096;
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -39,6 +62,7 @@ impl fmt::Display for GameError {
             }
             GameError::BoardNotEmpty => f.write_str("board not empty"),
             GameError::NothingToUndo => f.write_str("nothing to undo"),
+            GameError::TooLong => write!(f, "the game has reached {} moves", MAX_MOVES),
         }
     }
 }
@@ -49,15 +73,26 @@ impl From<BoardError> for GameError {
     }
 }
 
-/// One move of the record with what undo needs to restore.
-#[derive(Clone)]
+/// One move of the record with what undo needs to restore besides the stones.
+#[derive(Copy, Clone)]
 struct Record {
     color: Color,
     mv: Move,
-    before: Board,
+    /// The mover's own stones were removed in a both-sides-without-liberties capture (a choice
+    /// only the pre-judgement rules give): replay must remove the same side.
+    removed_own: bool,
+    /// The board's ko and last moves before the move.
+    marks: Marks,
     prisoners: [u32; 2],
     passes: u8,
     to_move: Color,
+}
+
+/// A board kept for undo: the position after the first `moves` moves.
+#[derive(Clone)]
+struct Checkpoint {
+    moves: usize,
+    board: Board,
 }
 
 /// A move as played, for SGF output and the search.
@@ -75,6 +110,10 @@ pub struct Game {
     board: Board,
     to_move: Color,
     history: Vec<Record>,
+    /// Boards to replay from on undo; the first is the start position.
+    checkpoints: Vec<Checkpoint>,
+    /// Stones played since the last checkpoint.
+    stones_since_checkpoint: usize,
     /// Position hashes: the start, then one after each move (a pass repeats the previous one).
     positions: Vec<u64>,
     seen: HashMap<u64, u32>,
@@ -91,6 +130,11 @@ impl Game {
         let mut g = Game {
             rules,
             komi: rules.default_komi,
+            checkpoints: vec![Checkpoint {
+                moves: 0,
+                board: board.clone(),
+            }],
+            stones_since_checkpoint: 0,
             board,
             to_move: rules.first_player,
             history: Vec::new(),
@@ -152,6 +196,24 @@ impl Game {
             color: r.color,
             mv: r.mv,
         })
+    }
+
+    /// The moves played, in order, each with the side its stone removed in a
+    /// both-sides-without-liberties capture: [`Removal::Own`] only where the mover's own stones
+    /// went (what a record must say to be replayed).
+    pub fn moves_with_removal(&self) -> impl Iterator<Item = (PlayedMove, Removal)> + '_ {
+        self.history.iter().map(|r| {
+            let played = PlayedMove {
+                color: r.color,
+                mv: r.mv,
+            };
+            (played, removal_of(r.removed_own))
+        })
+    }
+
+    /// The position before the first move: the empty board, or the setup or handicap stones.
+    pub fn start_board(&self) -> &Board {
+        &self.checkpoints[0].board
     }
 
     /// Stones captured by `c`.
@@ -283,16 +345,28 @@ impl Game {
         mv: Move,
         removal: Removal,
     ) -> Result<Outcome, GameError> {
+        if self.history.len() >= MAX_MOVES {
+            return Err(GameError::TooLong);
+        }
         let (after, outcome) = self.try_move(color, mv, removal)?;
-        let before = std::mem::replace(&mut self.board, after);
+        let removed_own = match mv {
+            Move::Play(p) => {
+                self.rules.mover_chooses_removal
+                    && removal == Removal::Own
+                    && self.board.is_mutual_capture(p, color)
+            }
+            Move::Pass => false,
+        };
         self.history.push(Record {
             color,
             mv,
-            before,
+            removed_own,
+            marks: self.board.marks(),
             prisoners: self.prisoners,
             passes: self.passes,
             to_move: self.to_move,
         });
+        self.board = after;
         self.prisoners[color.index()] += outcome.captured as u32;
         self.prisoners[color.opponent().index()] += outcome.lost as u32;
         self.passes = if mv == Move::Pass {
@@ -302,6 +376,17 @@ impl Game {
         };
         self.to_move = color.opponent();
         self.record_position(self.board.hash());
+        self.stones_since_checkpoint += (mv != Move::Pass) as usize;
+        let last = self.checkpoints.last().expect("the start position");
+        if self.stones_since_checkpoint >= STONES_PER_CHECKPOINT
+            || self.history.len() - last.moves >= MOVES_PER_CHECKPOINT
+        {
+            self.checkpoints.push(Checkpoint {
+                moves: self.history.len(),
+                board: self.board.clone(),
+            });
+            self.stones_since_checkpoint = 0;
+        }
         Ok(outcome)
     }
 
@@ -309,7 +394,28 @@ impl Game {
     pub fn undo(&mut self) -> Result<(), GameError> {
         let r = self.history.pop().ok_or(GameError::NothingToUndo)?;
         self.forget_position();
-        self.board = r.before;
+        let moves = self.history.len();
+        if self.checkpoints.last().expect("the start position").moves > moves {
+            self.checkpoints.pop();
+            let from = self.checkpoints.last().expect("the start position").moves;
+            self.stones_since_checkpoint = self.history[from..]
+                .iter()
+                .filter(|h| h.mv != Move::Pass)
+                .count();
+        } else if r.mv != Move::Pass {
+            self.stones_since_checkpoint -= 1;
+        }
+        if r.mv != Move::Pass {
+            // The stones as they were: the last checkpoint, then the stones played since.
+            let last = self.checkpoints.last().expect("the start position");
+            self.board.copy_from(&last.board);
+            for h in &self.history[last.moves..] {
+                if let Move::Play(p) = h.mv {
+                    self.board.play_with(p, h.color, removal_of(h.removed_own));
+                }
+            }
+        }
+        self.board.restore_marks(r.marks);
         self.prisoners = r.prisoners;
         self.passes = r.passes;
         self.to_move = r.to_move;
@@ -336,6 +442,7 @@ impl Game {
                 }
             }
         }
+        self.checkpoints[0].board.copy_from(&board);
         self.board = board;
         self.positions.clear();
         self.seen.clear();
@@ -363,6 +470,15 @@ impl Game {
 
     fn board_area(&self) -> usize {
         self.board.size() * self.board.size()
+    }
+}
+
+/// The removal a record's flag stands for.
+fn removal_of(removed_own: bool) -> Removal {
+    if removed_own {
+        Removal::Own
+    } else {
+        Removal::Opponent
     }
 }
 
