@@ -67,6 +67,35 @@ impl fmt::Display for GameError {
     }
 }
 
+/// Why a diagram is not a position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum DiagramError {
+    /// As many rows as this: not a supported board side.
+    Size(usize),
+    /// A row (0 = top) with another number of points than there are rows.
+    Width { row: usize },
+    /// A character that is neither a stone nor an empty point.
+    Character { row: usize, ch: char },
+    /// Lowercase stones that do not make the rules' opening placements.
+    Opening,
+    /// The stones are not a position (a group without liberties), or a placement is illegal.
+    Game(GameError),
+}
+
+impl fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            DiagramError::Size(n) => write!(f, "{} rows: not a board size (2 to 25)", n),
+            DiagramError::Width { row } => write!(f, "row {} is not as wide as the board", row),
+            DiagramError::Character { row, ch } => write!(f, "row {}: unexpected {:?}", row, ch),
+            DiagramError::Opening => {
+                f.write_str("lowercase stones are not the rules' opening placements")
+            }
+            DiagramError::Game(e) => write!(f, "not a position: {}", e),
+        }
+    }
+}
+
 impl From<BoardError> for GameError {
     fn from(e: BoardError) -> GameError {
         GameError::Board(e)
@@ -146,6 +175,60 @@ impl Game {
         };
         g.record_position(g.board.hash());
         Some(g)
+    }
+
+    /// A game set up from a diagram: one row of text per board row, top row first, `X` a Black
+    /// stone, `O` a White stone, `.` an empty point; white space between points is ignored, and
+    /// the board's side is the number of rows. Lowercase `x` and `o` are stones placed by moves
+    /// where the rules open with placements (pre-judgement: White, Black, White, Black), each
+    /// colour's in reading order, so that play continues after the opening; under other rules
+    /// they are set-up stones like the uppercase ones. How tests and tools write positions.
+    pub fn from_diagram<S: AsRef<str>>(rows: &[S], rules: Rules) -> Result<Game, DiagramError> {
+        let size = rows.len();
+        let mut g = Game::new(size, rules).ok_or(DiagramError::Size(size))?;
+        let mut stones = Vec::new();
+        // Stones for the opening placements by colour index, in reading order.
+        let mut placements: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+        for (row, line) in rows.iter().enumerate() {
+            let points: Vec<char> = line
+                .as_ref()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if points.len() != size {
+                return Err(DiagramError::Width { row });
+            }
+            for (col, ch) in points.into_iter().enumerate() {
+                let p = g.board.point(col, row);
+                match ch {
+                    'X' => stones.push((p, Some(Color::Black))),
+                    'O' => stones.push((p, Some(Color::White))),
+                    'x' => placements[Color::Black.index()].push(p),
+                    'o' => placements[Color::White.index()].push(p),
+                    '.' => {}
+                    ch => return Err(DiagramError::Character { row, ch }),
+                }
+            }
+        }
+        let placed = placements[0].len() + placements[1].len();
+        let play_placements = rules.opening_placements > 0 && placed > 0;
+        if !play_placements {
+            for c in [Color::Black, Color::White] {
+                stones.extend(placements[c.index()].iter().map(|&p| (p, Some(c))));
+            }
+        }
+        g.setup(&stones).map_err(DiagramError::Game)?;
+        if play_placements {
+            if placed != rules.opening_placements as usize {
+                return Err(DiagramError::Opening);
+            }
+            let mut next = [placements[0].iter(), placements[1].iter()];
+            while let Some(c) = rules.opening_color(g.move_number()) {
+                let &p = next[c.index()].next().ok_or(DiagramError::Opening)?;
+                g.play(c, Move::Play(p)).map_err(DiagramError::Game)?;
+            }
+        }
+        Ok(g)
     }
 
     /// Clears the board, keeping size, rules and komi.
@@ -517,6 +600,100 @@ mod tests {
         assert_eq!(g.board(), &start);
         assert_eq!(g.prisoners(Color::Black), 0);
         assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+    }
+
+    /// Everything observable of a board: stones, ko, last moves, the empty list's order.
+    fn snapshot(b: &Board) -> (Board, (Move, Move), Vec<Point>) {
+        (b.clone(), b.last_moves(), b.empty_points().to_vec())
+    }
+
+    #[test]
+    fn a_move_costs_bytes_not_a_board() {
+        // What the record keeps per move, and the kept boards a long run of passes adds.
+        assert!(
+            std::mem::size_of::<Record>() <= 32,
+            "{}",
+            std::mem::size_of::<Record>()
+        );
+        let mut g = Game::new(19, Rules::japanese()).unwrap();
+        for i in 0..10_000 {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            g.play(c, Move::Pass).unwrap();
+        }
+        assert_eq!(g.checkpoints.len(), 1 + 10_000 / MOVES_PER_CHECKPOINT);
+    }
+
+    #[test]
+    fn undo_across_kept_boards_is_exact() {
+        // A long random game on 5x5 (thousands of stones, captures, passes, ko) crosses many
+        // kept boards; undo must give back every earlier board exactly, and the prisoners,
+        // passes and side to move with it.
+        for rules in [Rules::japanese(), Rules::chinese(), Rules::prejudgement()] {
+            let mut rng = fastrand::Rng::with_seed(0x0c0de);
+            let mut g = Game::new(5, rules).unwrap();
+            let mut states = vec![(snapshot(g.board()), g.prisoners, g.passes, g.to_move)];
+            while g.move_number() < 4000 {
+                let color = rules.opening_color(g.move_number()).unwrap_or(g.to_move());
+                let mut cands = g.board().empty_points().to_vec();
+                let mut played = false;
+                while !cands.is_empty() && (g.in_opening() || rng.f64() > 0.03) {
+                    let p = cands.swap_remove(rng.usize(..cands.len()));
+                    let removal = if rng.bool() {
+                        Removal::Own
+                    } else {
+                        Removal::Opponent
+                    };
+                    if g.play_with(color, Move::Play(p), removal).is_ok() {
+                        played = true;
+                        break;
+                    }
+                }
+                if !played && g.play(color, Move::Pass).is_err() {
+                    break;
+                }
+                states.push((snapshot(g.board()), g.prisoners, g.passes, g.to_move));
+            }
+            assert!(g.checkpoints.len() > 5, "{}", g.checkpoints.len());
+            states.pop();
+            while let Some(want) = states.pop() {
+                g.undo().unwrap();
+                assert_eq!(
+                    (snapshot(g.board()), g.prisoners, g.passes, g.to_move),
+                    want,
+                    "{} after undo to move {}",
+                    rules.name,
+                    g.move_number()
+                );
+                g.board().verify().unwrap();
+            }
+            assert_eq!(g.checkpoints.len(), 1);
+            assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+        }
+    }
+
+    #[test]
+    fn a_full_record_refuses_more_moves() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        for i in 0..MAX_MOVES {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            g.play(c, Move::Pass).unwrap();
+        }
+        let p = pt(&g, "E5");
+        let before = snapshot(g.board());
+        assert_eq!(g.play(Color::Black, Move::Play(p)), Err(GameError::TooLong));
+        assert_eq!(g.play(Color::Black, Move::Pass), Err(GameError::TooLong));
+        assert_eq!(snapshot(g.board()), before);
+        assert_eq!((g.move_number(), g.to_move()), (MAX_MOVES, Color::Black));
+        g.undo().unwrap();
+        g.play(Color::White, Move::Play(p)).unwrap();
     }
 
     #[test]

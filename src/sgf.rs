@@ -58,10 +58,10 @@ struct Frame {
     had_child: bool,
 }
 
-/// The most nodes a main line may have: room for a node without a move beside each move of the
-/// longest game a [`Game`] holds. A longer record is refused while it is read, before its nodes
-/// take hundreds of bytes each.
-pub const MAX_MAIN_LINE_NODES: usize = 2 * crate::game::MAX_MOVES;
+/// The most nodes a main line may have: the root, then for each move of the longest game a
+/// [`Game`] holds its node and room for one node without a move. A longer record is refused
+/// while it is read, before its nodes take hundreds of bytes each.
+pub const MAX_MAIN_LINE_NODES: usize = 1 + 2 * crate::game::MAX_MOVES;
 
 /// The main line of the first game in `text`: its nodes from the root on.
 pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
