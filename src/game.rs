@@ -657,7 +657,7 @@ mod tests {
                 }
                 states.push((snapshot(g.board()), g.prisoners, g.passes, g.to_move));
             }
-            assert!(g.checkpoints.len() > 5, "{}", g.checkpoints.len());
+            assert!(g.checkpoints.len() > 3, "{}", g.checkpoints.len());
             states.pop();
             while let Some(want) = states.pop() {
                 g.undo().unwrap();
@@ -694,6 +694,50 @@ mod tests {
         assert_eq!((g.move_number(), g.to_move()), (MAX_MOVES, Color::Black));
         g.undo().unwrap();
         g.play(Color::White, Move::Play(p)).unwrap();
+    }
+
+    #[test]
+    fn diagrams_set_up_positions() {
+        let g = Game::from_diagram(&["X O .", ". X .", ". . ."], Rules::japanese()).unwrap();
+        let b = g.board();
+        assert_eq!(b.color(pt(&g, "A3")), Some(Color::Black));
+        assert_eq!(b.color(pt(&g, "B3")), Some(Color::White));
+        assert_eq!(b.color(pt(&g, "B2")), Some(Color::Black));
+        assert_eq!(b.empty_points().len(), 6);
+        assert_eq!((g.move_number(), g.start_board()), (0, b));
+
+        // Lowercase stones: the opening placements where the rules have them, else setup.
+        let rows = ["o....", ".....", "..X..", ".....", "x...o"];
+        let pj = Game::from_diagram(&rows, Rules::prejudgement());
+        assert_eq!(pj.err(), Some(DiagramError::Opening), "three placements");
+        let rows = ["o...x", ".....", "..X..", ".....", "x...o"];
+        let pj = Game::from_diagram(&rows, Rules::prejudgement()).unwrap();
+        let order: Vec<_> = pj.moves().map(|m| (m.color, m.mv)).collect();
+        let at = |s| Move::Play(pt(&pj, s));
+        let w = Color::White;
+        let want = [
+            (w, at("A5")),
+            (Color::Black, at("E5")),
+            (w, at("E1")),
+            (Color::Black, at("A1")),
+        ];
+        assert_eq!(order, want);
+        assert!(!pj.in_opening());
+        let jp = Game::from_diagram(&rows, Rules::japanese()).unwrap();
+        assert_eq!(jp.move_number(), 0);
+        assert_eq!(jp.board(), pj.board());
+
+        let err = |rows: &[&str]| Game::from_diagram(rows, Rules::chinese()).err();
+        assert_eq!(err(&["X"]), Some(DiagramError::Size(1)));
+        assert_eq!(err(&["X.", "..."]), Some(DiagramError::Width { row: 1 }));
+        assert_eq!(
+            err(&["X.", ".#"]),
+            Some(DiagramError::Character { row: 1, ch: '#' })
+        );
+        assert_eq!(
+            err(&["XO", "O."]),
+            Some(DiagramError::Game(GameError::Board(BoardError::Suicide)))
+        );
     }
 
     #[test]

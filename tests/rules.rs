@@ -2,10 +2,11 @@
 //! suicide, the pre-judgement choice of removal, ko and longer cycles, the pre-judgement
 //! opening, and counting (the seeds' worked numbers included).
 //!
-//! Positions are drawn as rows of text, top row first: `X` Black, `O` White, `.` empty. Lowercase
-//! `x`/`o` are stones that the pre-judgement ruleset places as its four opening moves (White,
-//! Black, White, Black in reading order), so that play can follow the opening; the other rulesets
-//! get them as setup stones like the uppercase ones. Moves are named as GTP names them ("C3").
+//! Positions are drawn as rows of text (read by `Game::from_diagram`), top row first: `X` Black,
+//! `O` White, `.` empty. Lowercase `x`/`o` are stones that the pre-judgement ruleset places as
+//! its four opening moves (White, Black, White, Black in reading order), so that play can follow
+//! the opening; the other rulesets get them as setup stones like the uppercase ones. Moves are
+//! named as GTP names them ("C3").
 
 use tengen::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
 use tengen::game::{Game, GameError};
