@@ -2,14 +2,17 @@
 //! Chinese or pre-judgement komi rules.
 //!
 //! Modules follow the data's path, lower layers never knowing about higher ones:
-//! `board` (stones, groups, liberties, hashes) → `rules` (what each ruleset permits and how it
-//! counts) → `game` (history, undo, superko, prisoners, phase) → `score` (area and territory
-//! counting, seki) → `perft` (move-tree counting for verification) → `search` (playouts) →
-//! `sgf` (game records) → `gtp` (the protocol, and its controller side) → `match_play`
-//! (engine-against-engine games).
+//! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) →
+//! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
+//! prisoners, phase) → `score` (area and territory counting, seki) → `dead` (which stones are
+//! dead at the end, from an ownership map) → `perft` (move-tree counting for verification) →
+//! `search` (the player) → `sgf` (game records) → `gtp` (the protocol, and its
+//! controller side) → `match_play` (engine-against-engine games).
 
 pub mod bench;
 pub mod board;
+pub mod coords;
+pub mod dead;
 pub mod game;
 pub mod gtp;
 pub mod match_play;

@@ -18,12 +18,13 @@
 //! threshold (the game's komi), draws included. An engine without those commands cannot play.
 
 use crate::board::Color;
+use crate::coords::{format_move, parse_vertex};
+use crate::dead;
 use crate::game::Game;
 use crate::gtp::client::{Client, ClientError, Response};
-use crate::gtp::{format_move, parse_vertex};
 use crate::rules::{prejudgement_threshold, Margin, Rules};
 use crate::score;
-use crate::search::{self, Player};
+use crate::search::{self, ownership, OWNERSHIP_PLAYOUTS};
 use crate::sgf;
 use std::io::Write;
 use std::path::PathBuf;
@@ -328,271 +329,347 @@ enum End {
     NoResult(String),
 }
 
+/// One game in progress: the two engines, the referee, and tengen's authoritative record.
+struct Table {
+    number: usize,
+    /// Seats by colour (`Color::index`); in the pre-judgement opening the first player's seat
+    /// holds the first mover until the predictions give the colours.
+    seats: [Seat; 2],
+    referee: Option<Seat>,
+    /// Why the referee stopped following the game, once it has.
+    referee_error: Option<String>,
+    game: Game,
+    /// Engine A's colour (its seat's, until the pre-judgement predictions settle it).
+    a_color: Color,
+    /// Pre-judgement games: the two predictions once stated, the first mover's first.
+    predictions: Option<(Margin, Margin)>,
+}
+
+/// The decision of a finished game, before it is written down.
+struct Outcome {
+    winner: Option<Color>,
+    result: String,
+    reason: String,
+    tengen_score: Option<Margin>,
+    referee_score: Option<Result<Margin, String>>,
+}
+
 /// Plays game `number` and reports it (writing its SGF if asked).
 pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, String> {
-    let first_player = config.rules.first_player;
-    // Under pre-judgement rules this is A's seat until the predictions give the colours.
-    let mut a_color = if number % 2 == 1 {
-        first_player
-    } else {
-        first_player.opponent()
-    };
-    let (black_cmd, white_cmd) = if a_color == Color::Black {
-        (&config.black, &config.white)
-    } else {
-        (&config.white, &config.black)
-    };
-    let mut seats = [start(black_cmd, config)?, start(white_cmd, config)?];
-    let mut referee = match &config.referee {
-        Some(cmd) => Some(start(cmd, config)?),
-        None => None,
-    };
-    let mut referee_error: Option<String> = None;
-    let prejudgement = config.rules.komi_from_predictions;
-    if prejudgement {
-        for seat in &seats {
-            if let Some(missing) = PREJUDGEMENT_COMMANDS.iter().find(|c| !seat.lists(c)) {
-                return Err(format!(
-                    "{} does not list {}: it cannot play pre-judgement games",
-                    seat.title, missing
-                ));
+    let (mut table, setup_end) = Table::set_up(config, number)?;
+    let end = match setup_end {
+        Some(end) => end,
+        None => loop {
+            if let Err(end) = table.play_turn(config) {
+                break end;
             }
-        }
-    }
-    let mut predictions: Option<(Margin, Margin)> = None;
+        },
+    };
+    let outcome = table.count(config, end);
+    table.write_record(config, &outcome)?;
+    Ok(table.finish(outcome))
+}
 
-    let mut game = Game::new(config.size, config.rules).ok_or("board size must be 2 to 25")?;
-    game.set_komi(config.komi);
-
-    let mut end = None;
-    for color in [Color::Black, Color::White] {
-        match prepare(&mut seats[color.index()], config) {
-            Ok(()) => {}
-            Err(Failure::Refused(msg)) => return Err(msg),
-            Err(Failure::Lost(e)) => {
-                end = Some(End::Win(
-                    color.opponent(),
-                    "F",
-                    format!("{} {} during setup", color, e),
-                ));
-                break;
-            }
-        }
-    }
-    if let Some(r) = referee.as_mut() {
-        if let Err(e) = prepare(r, config) {
-            referee_error = Some(failure_text(&e));
-        }
-    }
-
-    let move_deadline = config.move_timeout();
-    while end.is_none() {
-        if prejudgement && predictions.is_none() && !game.in_opening() {
-            match settle_predictions(&mut seats, first_player.index(), move_deadline) {
-                Ok((p1, p2)) => {
-                    let (threshold, white) = prejudgement_threshold(p1, p2);
-                    // The first mover sits in the first player's (White's) seat so far.
-                    let first_is_white = white == 1;
-                    if first_is_white != (first_player == Color::White) {
-                        seats.swap(0, 1);
-                    }
-                    let a_first = number % 2 == 1;
-                    a_color = if a_first == first_is_white {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    // The threshold t (White's margin) is a komi of -t.
-                    game.set_komi(threshold.0);
-                    if let (Some(r), None) = (referee.as_mut(), &referee_error) {
-                        let command = if r.lists("tengen-prejudgement") {
-                            format!("tengen-prejudgement {} {}", p1, p2)
-                        } else {
-                            format!("komi {}", threshold.0)
-                        };
-                        if let Err(e) = ask(r, &command, move_deadline) {
-                            referee_error = Some(failure_text(&e));
-                        }
-                    }
-                    log::info!(
-                        "game {}: predictions {} and {}, threshold {}, player {} takes White",
-                        number,
-                        p1,
-                        p2,
-                        threshold,
-                        white
-                    );
-                    predictions = Some((p1, p2));
+impl Table {
+    /// Starts the engines (and the referee) and sets them up for game `number`. `Err` when the
+    /// game cannot be played at all; an engine lost during the setup ends the game at once
+    /// (`Some` end).
+    fn set_up(config: &MatchConfig, number: usize) -> Result<(Table, Option<End>), String> {
+        let first_player = config.rules.first_player;
+        // Under pre-judgement rules this is A's seat until the predictions give the colours.
+        let a_color = if number % 2 == 1 {
+            first_player
+        } else {
+            first_player.opponent()
+        };
+        let (black_cmd, white_cmd) = if a_color == Color::Black {
+            (&config.black, &config.white)
+        } else {
+            (&config.white, &config.black)
+        };
+        let mut seats = [start(black_cmd, config)?, start(white_cmd, config)?];
+        let mut referee = match &config.referee {
+            Some(cmd) => Some(start(cmd, config)?),
+            None => None,
+        };
+        let mut referee_error: Option<String> = None;
+        if config.rules.komi_from_predictions {
+            for seat in &seats {
+                if let Some(missing) = PREJUDGEMENT_COMMANDS.iter().find(|c| !seat.lists(c)) {
+                    return Err(format!(
+                        "{} does not list {}: it cannot play pre-judgement games",
+                        seat.title, missing
+                    ));
                 }
-                Err(e) => {
-                    end = Some(e);
+            }
+        }
+
+        let mut game = Game::new(config.size, config.rules).ok_or("board size must be 2 to 25")?;
+        game.set_komi(config.komi);
+
+        let mut end = None;
+        for color in [Color::Black, Color::White] {
+            match prepare(&mut seats[color.index()], config) {
+                Ok(()) => {}
+                Err(Failure::Refused(msg)) => return Err(msg),
+                Err(Failure::Lost(e)) => {
+                    end = Some(End::Win(
+                        color.opponent(),
+                        "F",
+                        format!("{} {} during setup", color, e),
+                    ));
                     break;
                 }
             }
         }
-        if game.is_over() {
-            end = Some(End::Count("two passes".to_string()));
-            break;
+        if let Some(r) = referee.as_mut() {
+            if let Err(e) = prepare(r, config) {
+                referee_error = Some(failure_text(&e));
+            }
         }
-        if game.move_number() >= config.max_moves() {
-            end = Some(End::Count(format!("move limit of {}", config.max_moves())));
-            break;
+        let table = Table {
+            number,
+            seats,
+            referee,
+            referee_error,
+            game,
+            a_color,
+            predictions: None,
+        };
+        Ok((table, end))
+    }
+
+    /// Sends `command` to the referee while it still follows the game; a failure stops it
+    /// following.
+    fn tell_referee(&mut self, command: &str, deadline: Duration) {
+        if let (Some(r), None) = (self.referee.as_mut(), &self.referee_error) {
+            if let Err(e) = ask(r, command, deadline) {
+                self.referee_error = Some(failure_text(&e));
+            }
         }
-        let color = game.to_move();
+    }
+
+    /// One turn: the pre-judgement predictions when the opening has just ended, then the
+    /// mover's `genmove`, checked against tengen's record and passed on to the other engine and
+    /// the referee. `Err` is how the game ends: two passes or the move limit (to be counted), a
+    /// loss, or no result.
+    fn play_turn(&mut self, config: &MatchConfig) -> Result<(), End> {
+        let move_deadline = config.move_timeout();
+        let prejudgement = config.rules.komi_from_predictions;
+        if prejudgement && self.predictions.is_none() && !self.game.in_opening() {
+            self.settle(config)?;
+        }
+        if self.game.is_over() {
+            return Err(End::Count("two passes".to_string()));
+        }
+        if self.game.move_number() >= config.max_moves() {
+            return Err(End::Count(format!("move limit of {}", config.max_moves())));
+        }
+        let color = self.game.to_move();
         let letter = color.letter().to_ascii_lowercase();
         // The mover's seat; its colour is `color` except in the pre-judgement opening, where
         // the seat's colour stands for the engine in a result.
-        let seat = mover_seat(&game);
+        let seat = mover_seat(&self.game);
         let loser = seat_color(seat);
-        let mover = &mut seats[seat];
+        let mover = &mut self.seats[seat];
         let answer = match mover
             .client
             .send(&format!("genmove {}", letter), move_deadline)
         {
             Ok(Ok(text)) => text,
             Ok(Err(msg)) => {
-                end = Some(End::Win(
+                return Err(End::Win(
                     loser.opponent(),
                     "F",
                     format!("{}'s genmove failed: {}", color, msg),
                 ));
-                break;
             }
             Err(ClientError::Timeout(d)) => {
                 // A hung engine will not answer `quit` either.
                 mover.client.kill();
-                end = Some(End::Win(
+                return Err(End::Win(
                     loser.opponent(),
                     "T",
                     format!("{} gave no move within {:.1} s", color, d.as_secs_f64()),
                 ));
-                break;
             }
             Err(e) => {
-                end = Some(End::Win(loser.opponent(), "F", format!("{} {}", color, e)));
-                break;
+                return Err(End::Win(loser.opponent(), "F", format!("{} {}", color, e)));
             }
         };
         let answer = answer.trim().to_string();
         if answer.eq_ignore_ascii_case("resign") {
-            end = Some(End::Win(
+            return Err(End::Win(
                 loser.opponent(),
                 "R",
                 format!("{} resigned", color),
             ));
-            break;
         }
-        let mv = match parse_vertex(&answer, game.board()) {
-            Ok(mv) => mv,
-            Err(_) => {
-                end = Some(End::Win(
-                    loser.opponent(),
-                    "F",
-                    format!("{} answered genmove with '{}', not a move", color, answer),
-                ));
-                break;
-            }
-        };
-        if let Err(e) = game.play(color, mv) {
-            end = Some(End::Win(
+        let mv = parse_vertex(&answer, self.game.board()).map_err(|_| {
+            End::Win(
+                loser.opponent(),
+                "F",
+                format!("{} answered genmove with '{}', not a move", color, answer),
+            )
+        })?;
+        if let Err(e) = self.game.play(color, mv) {
+            return Err(End::Win(
                 loser.opponent(),
                 "F",
                 format!("{} played an illegal move {}: {}", color, answer, e),
             ));
-            break;
         }
-        let vertex = format_move(game.board(), mv);
+        let vertex = format_move(self.game.board(), mv);
         let play = format!("play {} {}", letter, vertex);
-        let other = &mut seats[1 - seat];
-        match other.client.send(&play, move_deadline) {
-            Ok(Ok(_)) => {}
-            Ok(Err(msg)) => {
-                end = Some(End::NoResult(format!(
-                    "{} refused {}'s legal move {}: {}",
-                    color.opponent(),
-                    color,
-                    vertex,
-                    msg
-                )));
-            }
+        let other = &mut self.seats[1 - seat];
+        let told = match other.client.send(&play, move_deadline) {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(msg)) => Err(End::NoResult(format!(
+                "{} refused {}'s legal move {}: {}",
+                color.opponent(),
+                color,
+                vertex,
+                msg
+            ))),
             Err(e) => {
                 other.client.kill();
-                end = Some(End::Win(loser, "F", format!("{} {}", color.opponent(), e)));
+                Err(End::Win(loser, "F", format!("{} {}", color.opponent(), e)))
             }
-        }
-        if let (Some(r), None) = (referee.as_mut(), &referee_error) {
-            if let Err(e) = ask(r, &play, move_deadline) {
-                referee_error = Some(failure_text(&e));
-            }
-        }
-        log::debug!("game {}: {} {}", number, color, vertex);
-    }
-    let end = end.expect("the loop ends with an ending");
-
-    let mut tengen_score = None;
-    let mut referee_score = None;
-    let (winner, result, reason) = match end {
-        End::Count(why) => {
-            let mut judge = Player::new(search::Config {
-                seed: Some(config.seed),
-                ..search::Config::default()
-            });
-            let dead = judge.dead_stones(&game);
-            let ours = score::count(&game, &dead).margin;
-            tengen_score = Some(ours);
-            if let Some(r) = referee.as_mut() {
-                referee_score = Some(match &referee_error {
-                    Some(e) => Err(e.clone()),
-                    None => match ask(r, "final_score", config.setup_timeout()) {
-                        Ok(text) => Margin::parse(&text)
-                            .ok_or_else(|| format!("final_score answered '{}'", text)),
-                        Err(e) => Err(failure_text(&e)),
-                    },
-                });
-            }
-            let decisive = match &referee_score {
-                Some(Ok(m)) => *m,
-                _ => ours,
-            };
-            let winner = match decisive.0 .0 {
-                x if x > 0 => Some(Color::Black),
-                x if x < 0 => Some(Color::White),
-                _ => None,
-            };
-            (winner, decisive.to_string(), why)
-        }
-        End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
-        End::NoResult(why) => (None, "?".to_string(), why),
-    };
-
-    if let Some(dir) = &config.sgf_dir {
-        let info = sgf::Info {
-            black: Some(seats[0].title.clone()),
-            white: Some(seats[1].title.clone()),
-            result: (result != "?").then(|| result.clone()),
-            comment: Some(format!("game {} of tengen match: {}", number, reason)),
-            predictions,
         };
-        let path = dir.join(format!("game-{:03}.sgf", number));
-        std::fs::write(&path, sgf::write(&game, &info))
-            .map_err(|e| format!("writing {}: {}", path.display(), e))?;
+        // The referee follows the record even when the other engine failed to.
+        self.tell_referee(&play, move_deadline);
+        log::debug!("game {}: {} {}", self.number, color, vertex);
+        told
     }
-    let grace = Duration::from_secs(2);
-    let [black, white] = seats;
-    for seat in [Some(black), Some(white), referee].into_iter().flatten() {
-        seat.client.quit(grace);
+
+    /// After the pre-judgement opening: the predictions, and from them the colours and the
+    /// threshold (the game's komi), which the referee is told too.
+    fn settle(&mut self, config: &MatchConfig) -> Result<(), End> {
+        let first_player = config.rules.first_player;
+        let move_deadline = config.move_timeout();
+        let (p1, p2) = settle_predictions(&mut self.seats, first_player.index(), move_deadline)?;
+        let (threshold, white) = prejudgement_threshold(p1, p2);
+        // The first mover sits in the first player's (White's) seat so far.
+        let first_is_white = white == 1;
+        if first_is_white != (first_player == Color::White) {
+            self.seats.swap(0, 1);
+        }
+        let a_first = self.number % 2 == 1;
+        self.a_color = if a_first == first_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        // The threshold t (White's margin) is a komi of -t.
+        self.game.set_komi(threshold.0);
+        if let (Some(r), None) = (self.referee.as_ref(), &self.referee_error) {
+            let command = if r.lists("tengen-prejudgement") {
+                format!("tengen-prejudgement {} {}", p1, p2)
+            } else {
+                format!("komi {}", threshold.0)
+            };
+            self.tell_referee(&command, move_deadline);
+        }
+        log::info!(
+            "game {}: predictions {} and {}, threshold {}, player {} takes White",
+            self.number,
+            p1,
+            p2,
+            threshold,
+            white
+        );
+        self.predictions = Some((p1, p2));
+        Ok(())
     }
-    Ok(GameResult {
-        number,
-        a_color,
-        winner,
-        result,
-        reason,
-        moves: game.move_number(),
-        tengen_score,
-        referee_score,
-        prejudgement: predictions.map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
-    })
+
+    /// The result of a finished game: for a game that ends on the board, tengen's count with
+    /// its dead-stone judgement and the referee's `final_score`, the referee's deciding when it
+    /// has one.
+    fn count(&mut self, config: &MatchConfig, end: End) -> Outcome {
+        let mut tengen_score = None;
+        let mut referee_score = None;
+        let (winner, result, reason) = match end {
+            End::Count(why) => {
+                let dead = judge_dead(&self.game, config.seed);
+                let ours = score::count(&self.game, &dead).margin;
+                tengen_score = Some(ours);
+                if let Some(r) = self.referee.as_mut() {
+                    referee_score = Some(match &self.referee_error {
+                        Some(e) => Err(e.clone()),
+                        None => match ask(r, "final_score", config.setup_timeout()) {
+                            Ok(text) => Margin::parse(&text)
+                                .ok_or_else(|| format!("final_score answered '{}'", text)),
+                            Err(e) => Err(failure_text(&e)),
+                        },
+                    });
+                }
+                let decisive = match &referee_score {
+                    Some(Ok(m)) => *m,
+                    _ => ours,
+                };
+                let winner = match decisive.0 .0 {
+                    x if x > 0 => Some(Color::Black),
+                    x if x < 0 => Some(Color::White),
+                    _ => None,
+                };
+                (winner, decisive.to_string(), why)
+            }
+            End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
+            End::NoResult(why) => (None, "?".to_string(), why),
+        };
+        Outcome {
+            winner,
+            result,
+            reason,
+            tengen_score,
+            referee_score,
+        }
+    }
+
+    /// Writes the game as SGF into the match's directory, when one was given.
+    fn write_record(&self, config: &MatchConfig, outcome: &Outcome) -> Result<(), String> {
+        let Some(dir) = &config.sgf_dir else {
+            return Ok(());
+        };
+        let info = sgf::Info {
+            black: Some(self.seats[0].title.clone()),
+            white: Some(self.seats[1].title.clone()),
+            result: (outcome.result != "?").then(|| outcome.result.clone()),
+            comment: Some(format!(
+                "game {} of tengen match: {}",
+                self.number, outcome.reason
+            )),
+            predictions: self.predictions,
+        };
+        let path = dir.join(format!("game-{:03}.sgf", self.number));
+        std::fs::write(&path, sgf::write(&self.game, &info))
+            .map_err(|e| format!("writing {}: {}", path.display(), e))
+    }
+
+    /// Lets the engines go and reports the game.
+    fn finish(self, outcome: Outcome) -> GameResult {
+        let grace = Duration::from_secs(2);
+        let [black, white] = self.seats;
+        for seat in [Some(black), Some(white), self.referee]
+            .into_iter()
+            .flatten()
+        {
+            seat.client.quit(grace);
+        }
+        GameResult {
+            number: self.number,
+            a_color: self.a_color,
+            winner: outcome.winner,
+            result: outcome.result,
+            reason: outcome.reason,
+            moves: self.game.move_number(),
+            tengen_score: outcome.tengen_score,
+            referee_score: outcome.referee_score,
+            prejudgement: self
+                .predictions
+                .map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
+        }
+    }
 }
 
 fn failure_text(f: &Failure) -> String {
@@ -708,6 +785,28 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     }
     out.flush().map_err(io)?;
     Ok(summary)
+}
+
+/// tengen's own judgement of the dead stones of a finished game: an ownership estimate on all
+/// cores from `seed`, then [`dead::judge`] — what the engine's `final_score` does.
+fn judge_dead(game: &Game, seed: u64) -> Vec<crate::board::Point> {
+    let board = game.board();
+    let threads = search::Config::default().threads;
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => {
+            log::warn!("no threads for the dead-stone estimate ({e}); counting every stone alive");
+            return Vec::new();
+        }
+    };
+    let own = ownership::estimate(
+        &pool,
+        board,
+        game.to_move(),
+        OWNERSHIP_PLAYOUTS,
+        seed ^ board.hash(),
+    );
+    dead::judge(game, &own)
 }
 
 #[cfg(test)]

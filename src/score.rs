@@ -67,18 +67,14 @@ pub fn count_board(
     handicap: u32,
     dead: &[Point],
 ) -> Count {
-    let mut clean = board.clone();
+    let clean = lift(board, dead);
+    // Each lifted stone's owner loses it: the other side gains a prisoner.
     let mut lifted = [0u32; 2];
-    for &p in dead {
-        if let Some(c) = board.color(p) {
-            if clean.color(p).is_some() {
-                clean.clear_stone(p);
-                // The stone's owner loses it: the other side gains a prisoner.
-                lifted[c.opponent().index()] += 1;
-            }
+    for p in board.points() {
+        if let (Some(c), None) = (board.color(p), clean.color(p)) {
+            lifted[c.opponent().index()] += 1;
         }
     }
-    let regions = Regions::of(&clean);
     let seki = seki_stones(&clean);
     let mut in_seki = vec![false; crate::board::CELLS];
     for &s in &seki {
@@ -88,11 +84,11 @@ pub fn count_board(
     let territory = rules.scoring == Scoring::Territory;
     let mut owner_at = vec![Owner::Nobody; crate::board::CELLS];
     let mut dame = 0;
-    for region in &regions.list {
-        let o = match (region.touches_black, region.touches_white) {
-            (true, false) => Owner::Black,
-            (false, true) => Owner::White,
-            _ => Owner::Nobody,
+    for region in regions(&clean, |p| clean.is_empty(p)) {
+        let o = match region.owner() {
+            Some(Color::Black) => Owner::Black,
+            Some(Color::White) => Owner::White,
+            None => Owner::Nobody,
         };
         let o = if territory && o != Owner::Nobody && region.border.iter().any(|b| in_seki[b.idx()])
         {
@@ -100,7 +96,7 @@ pub fn count_board(
         } else {
             o
         };
-        if o == Owner::Nobody && region.touches_black && region.touches_white {
+        if region.touches_black && region.touches_white {
             dame += region.points.len() as u32;
         }
         for &p in &region.points {
@@ -146,109 +142,142 @@ pub fn count_board(
     }
 }
 
-/// A connected set of empty points and what it borders.
-struct Region {
-    points: Vec<Point>,
-    border: Vec<Point>,
-    touches_black: bool,
-    touches_white: bool,
+/// A copy of `board` with the stones on the `dead` points lifted (points without a stone are
+/// ignored).
+pub fn lift(board: &Board, dead: &[Point]) -> Board {
+    let mut clean = board.clone();
+    for &p in dead {
+        if clean.color(p).is_some() {
+            clean.clear_stone(p);
+        }
+    }
+    clean
 }
 
-struct Regions {
-    list: Vec<Region>,
+/// A connected set of points (of one kind, chosen by the caller) and the stones around it.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub points: Vec<Point>,
+    /// The stones next to the region, once per adjacency (a stone may appear more than once).
+    pub border: Vec<Point>,
+    pub touches_black: bool,
+    pub touches_white: bool,
 }
 
-impl Regions {
-    fn of(board: &Board) -> Regions {
-        let mut seen = vec![false; crate::board::CELLS];
-        let mut list = Vec::new();
-        for start in board.points() {
-            if !board.is_empty(start) || seen[start.idx()] {
-                continue;
-            }
-            let mut region = Region {
-                points: Vec::new(),
-                border: Vec::new(),
-                touches_black: false,
-                touches_white: false,
-            };
-            let mut stack = vec![start];
-            seen[start.idx()] = true;
-            while let Some(p) = stack.pop() {
-                region.points.push(p);
-                for n in board.neighbours(p) {
-                    if !board.on_board(n) {
-                        continue;
-                    }
-                    match board.color(n) {
-                        None if !seen[n.idx()] => {
-                            seen[n.idx()] = true;
-                            stack.push(n);
-                        }
-                        None => {}
-                        Some(c) => {
-                            region.border.push(n);
-                            match c {
-                                Color::Black => region.touches_black = true,
-                                Color::White => region.touches_white = true,
-                            }
-                        }
+impl Region {
+    /// The colour whose area the region is: the one colour it reaches, if only one.
+    pub fn owner(&self) -> Option<Color> {
+        match (self.touches_black, self.touches_white) {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// The regions of `board`: maximal connected sets of on-board points for which `inside` holds,
+/// each with the stones that border it (every neighbour not inside is a stone or off the
+/// board, when `inside` holds for every empty point). The one flood fill of the crate: the area
+/// count (inside = empty), the count with dead stones standing in their regions (inside = not a
+/// living stone) and Benson's vital regions (inside = not a stone of the colour) all use it.
+pub fn regions(board: &Board, inside: impl Fn(Point) -> bool) -> Vec<Region> {
+    let mut seen = vec![false; crate::board::CELLS];
+    let mut list = Vec::new();
+    let mut stack = Vec::new();
+    for start in board.points() {
+        if seen[start.idx()] || !inside(start) {
+            continue;
+        }
+        let mut region = Region {
+            points: Vec::new(),
+            border: Vec::new(),
+            touches_black: false,
+            touches_white: false,
+        };
+        seen[start.idx()] = true;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            region.points.push(p);
+            for n in board.neighbours(p) {
+                if !board.on_board(n) || seen[n.idx()] {
+                    continue;
+                }
+                if inside(n) {
+                    seen[n.idx()] = true;
+                    stack.push(n);
+                } else if let Some(c) = board.color(n) {
+                    region.border.push(n);
+                    match c {
+                        Color::Black => region.touches_black = true,
+                        Color::White => region.touches_white = true,
                     }
                 }
             }
-            list.push(region);
         }
-        Regions { list }
+        list.push(region);
     }
+    list
 }
 
 /// Black's area minus White's on `board` with dead stones lifted — `dead` gives, per point, the
 /// colour of the dead stone there (a stone of another colour on that point stays; an empty mask
 /// lifts nothing) — counting stones plus empty regions that reach only one colour.
 pub fn area_margin_with_dead(board: &Board, dead: &[Option<Color>]) -> i32 {
-    let is_dead = |p: Point| {
-        let d = dead.get(p.idx()).copied().flatten();
-        d.is_some() && d == board.color(p)
+    let alive = |p: Point| {
+        let c = board.color(p)?;
+        (dead.get(p.idx()).copied().flatten() != Some(c)).then_some(c)
     };
-    let alive = |p: Point| board.color(p).filter(|_| !is_dead(p));
-    let mut seen = vec![false; crate::board::CELLS];
-    let mut margin = 0;
-    let mut stack = Vec::new();
-    for start in board.points() {
-        match alive(start) {
-            Some(Color::Black) => margin += 1,
-            Some(Color::White) => margin -= 1,
-            None if !seen[start.idx()] => {
-                seen[start.idx()] = true;
-                stack.push(start);
-                let (mut size, mut b, mut w) = (0, false, false);
-                while let Some(p) = stack.pop() {
-                    size += 1;
-                    for n in board.neighbours(p) {
-                        if !board.on_board(n) {
-                            continue;
-                        }
-                        match alive(n) {
-                            Some(Color::Black) => b = true,
-                            Some(Color::White) => w = true,
-                            None if !seen[n.idx()] => {
-                                seen[n.idx()] = true;
-                                stack.push(n);
-                            }
-                            None => {}
-                        }
-                    }
+    let stones: i32 = board
+        .points()
+        .map(|p| match alive(p) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => 0,
+        })
+        .sum();
+    let regions: i32 = regions(board, |p| alive(p).is_none())
+        .iter()
+        .map(|r| match r.owner() {
+            Some(Color::Black) => r.points.len() as i32,
+            Some(Color::White) => -(r.points.len() as i32),
+            None => 0,
+        })
+        .sum();
+    stones + regions
+}
+
+/// Who owns `p` on a settled board — one whose empty points are single eyes or dame, as a
+/// playout leaves it: +1 Black (stone, or empty with only Black neighbours), −1 White, 0 dame.
+#[inline]
+pub fn settled_owner(board: &Board, p: Point) -> i32 {
+    match board.color(p) {
+        Some(Color::Black) => 1,
+        Some(Color::White) => -1,
+        None => {
+            let (mut b, mut w) = (false, false);
+            for n in board.neighbours(p) {
+                match board.color(n) {
+                    Some(Color::Black) => b = true,
+                    Some(Color::White) => w = true,
+                    None => {}
                 }
-                margin += match (b, w) {
-                    (true, false) => size,
-                    (false, true) => -size,
-                    _ => 0,
-                };
             }
-            None => {}
+            b as i32 - w as i32
         }
     }
-    margin
+}
+
+/// Black's area minus White's on a settled board (see [`settled_owner`]), without a flood fill;
+/// `each` sees every point's owner on the way.
+#[inline]
+pub fn settled_area(board: &Board, mut each: impl FnMut(Point, i32)) -> i32 {
+    let mut area = 0;
+    for p in board.points() {
+        let o = settled_owner(board, p);
+        each(p, o);
+        area += o;
+    }
+    area
 }
 
 /// Whether `p` is next to stones of both colours (a candidate dame or seki liberty).
@@ -345,105 +374,6 @@ pub fn seki_stones(board: &Board) -> Vec<Point> {
     seki
 }
 
-/// The stones that are alive whatever the opponent does, even if their owner always passes
-/// (Benson's algorithm): a certainty check for dead-stone judgements that come from playouts.
-pub fn unconditionally_alive(board: &Board) -> Vec<Point> {
-    let mut alive = Vec::new();
-    for c in [Color::Black, Color::White] {
-        alive.extend(benson(board, c));
-    }
-    alive.sort();
-    alive
-}
-
-/// Benson's algorithm for colour `c`: repeatedly drop the blocks with fewer than two vital
-/// regions and the regions that touch a dropped block.
-fn benson(board: &Board, c: Color) -> Vec<Point> {
-    use std::collections::BTreeSet;
-    let cells = crate::board::CELLS;
-    // Blocks of `c`, by head.
-    let mut blocks: BTreeSet<Point> = board
-        .points()
-        .filter(|&p| board.color(p) == Some(c))
-        .map(|p| board.group_of(p))
-        .collect();
-    // Regions: connected sets of points without a `c` stone.
-    let mut region_of = vec![usize::MAX; cells];
-    let mut regions: Vec<Vec<Point>> = Vec::new();
-    for start in board.points() {
-        if board.color(start) == Some(c) || region_of[start.idx()] != usize::MAX {
-            continue;
-        }
-        let id = regions.len();
-        let mut pts = vec![start];
-        region_of[start.idx()] = id;
-        let mut i = 0;
-        while i < pts.len() {
-            let p = pts[i];
-            i += 1;
-            for n in board.neighbours(p) {
-                if board.on_board(n)
-                    && board.color(n) != Some(c)
-                    && region_of[n.idx()] == usize::MAX
-                {
-                    region_of[n.idx()] = id;
-                    pts.push(n);
-                }
-            }
-        }
-        regions.push(pts);
-    }
-    // For each region: the blocks it borders, and the blocks for which it is vital (every empty
-    // point of it is a liberty of the block).
-    let border: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .map(|pts| {
-            pts.iter()
-                .flat_map(|&p| board.neighbours(p))
-                .filter(|&n| board.color(n) == Some(c))
-                .map(|n| board.group_of(n))
-                .collect()
-        })
-        .collect();
-    let vital_to: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .zip(&border)
-        .map(|(pts, around)| {
-            around
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    pts.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-                        board
-                            .neighbours(p)
-                            .iter()
-                            .any(|&n| board.color(n) == Some(c) && board.group_of(n) == b)
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    let mut live_regions: BTreeSet<usize> = (0..regions.len()).collect();
-    loop {
-        let before = (blocks.len(), live_regions.len());
-        blocks.retain(|&b| {
-            live_regions
-                .iter()
-                .filter(|&&r| vital_to[r].contains(&b))
-                .count()
-                >= 2
-        });
-        live_regions.retain(|&r| border[r].iter().all(|b| blocks.contains(b)));
-        if (blocks.len(), live_regions.len()) == before {
-            break;
-        }
-    }
-    blocks
-        .iter()
-        .flat_map(|&b| board.group_stones(b).collect::<Vec<_>>())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,27 +416,6 @@ mod tests {
         }
         g.setup(&stones).unwrap();
         g
-    }
-
-    #[test]
-    fn two_eyes_are_unconditional_life_and_one_is_not() {
-        let g = position(
-            &[".X.X.", "XXXXX", ".....", ".....", "....."],
-            Rules::chinese(),
-        );
-        assert_eq!(unconditionally_alive(g.board()).len(), 7);
-        let g = position(
-            &[".X...", "XX...", ".....", ".....", "....."],
-            Rules::chinese(),
-        );
-        assert!(unconditionally_alive(g.board()).is_empty());
-        // An opponent stone inside one of the eyes does not spoil it: the region is still
-        // all liberties of the group.
-        let g = position(
-            &[".O.X.", "XXXXX", ".....", ".....", "....."],
-            Rules::chinese(),
-        );
-        assert_eq!(unconditionally_alive(g.board()).len(), 6);
     }
 
     #[test]

@@ -14,9 +14,9 @@
 use std::path::Path;
 use std::time::Duration;
 use tengen::board::{Board, Color, Move};
+use tengen::coords::{format_move, parse_vertex};
 use tengen::game::Game;
 use tengen::gtp::client::Client;
-use tengen::gtp::{format_move, parse_vertex};
 use tengen::rules::{HalfPoints, Margin, Rules};
 
 const GNUGO: &str = "/usr/games/gnugo";

@@ -15,8 +15,9 @@
 //! the move. A colour the rules do not let move now is refused, as `genmove` refuses it.
 
 use super::moves::{self, Generate};
-use super::{format_move, parse_color, parse_uint, parse_vertex, Engine, Reply, Stream};
+use super::{parse_uint, Answer, Engine, Stream};
 use crate::board::{Board, Color, Move};
+use crate::coords::{format_move, parse_color, parse_vertex};
 use crate::search::{Analysis, MoveFilter, MoveInfo, Watch};
 use std::time::Duration;
 
@@ -41,32 +42,37 @@ struct Request {
     ownership: bool,
 }
 
-pub fn lz_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+pub fn lz_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Answer {
     analyze(engine, args, out, Dialect::Lz)
 }
 
-pub fn kata_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+pub fn kata_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Answer {
     analyze(engine, args, out, Dialect::Kata)
 }
 
-pub fn lz_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+pub fn lz_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Answer {
     genmove_analyze(engine, args, out, Dialect::Lz)
 }
 
-pub fn kata_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Reply {
+pub fn kata_genmove_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Answer {
     genmove_analyze(engine, args, out, Dialect::Kata)
 }
 
-fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialect) -> Reply {
-    let request = parse_request(engine.game.board(), engine.game.to_move(), args, dialect)?;
+fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialect) -> Answer {
+    let request = parse_request(
+        engine.game().board(),
+        engine.game().to_move(),
+        args,
+        dialect,
+    )?;
     // A colour the rules do not let move now (the pre-judgement opening) has nothing to show.
     moves::check_generate(engine, request.color)?;
     // Black stones sent as moves before White's first are analysed as handicap stones, as
     // they will be at White's first move; the record itself stays as it is (analysis only
     // looks, and the controller may still undo those moves).
-    let converted = moves::handicap_from_moves(&engine.game, request.color);
+    let converted = moves::handicap_from_moves(engine.game(), request.color);
     out.start();
-    let board = engine.game.board().clone();
+    let board = engine.game().board().clone();
     let input = engine.input.clone();
     let stop = || input.new_line();
     let last = {
@@ -78,10 +84,10 @@ fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialec
                 .interval
                 .map(|i| (i, &mut report as &mut dyn FnMut(&Analysis))),
         };
-        engine
-            .player
+        let (player, game) = engine.player_and_game();
+        player
             .analyse_watched(
-                converted.as_ref().unwrap_or(&engine.game),
+                converted.as_ref().unwrap_or(game),
                 request.color,
                 (None, None),
                 &request.filters,
@@ -103,14 +109,19 @@ fn genmove_analyze(
     args: &[&str],
     out: &mut Stream,
     dialect: Dialect,
-) -> Reply {
-    let request = parse_request(engine.game.board(), engine.game.to_move(), args, dialect)?;
+) -> Answer {
+    let request = parse_request(
+        engine.game().board(),
+        engine.game().to_move(),
+        args,
+        dialect,
+    )?;
     moves::check_generate(engine, request.color)?;
     out.start();
     let input = engine.input.clone();
     // Like genmove, only GoGui's interrupt cuts it short: Sabaki's next command waits for it.
     let interrupted = || input.interrupted();
-    let board = engine.game.board().clone();
+    let board = engine.game().board().clone();
     let answer = {
         let mut report = |a: &Analysis| out.line(&info_line(&board, a, &request, dialect));
         let mut watch = Watch {

@@ -1,14 +1,13 @@
 //! Looking inside: `showboard` and `tengen-perft`.
 
-use super::{arity, parse_uint, Engine, Reply};
+use super::{parse_uint, Answer, Engine};
 use crate::board::Color;
 use crate::perft;
 
 /// The diagram (`X` Black, `O` White) and the state a human needs next to it. Starts on the
 /// line after the `=`, as GNU Go does, so the columns line up.
-pub fn showboard(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("showboard", args, 0, 0)?;
-    let g = &engine.game;
+pub fn showboard(engine: &mut Engine, _: &[&str]) -> Answer {
+    let g = engine.game();
     let mut s = format!("\n{}\n", g.board());
     s.push_str(&format!(
         "rules {}, komi {}, handicap {}, move {}, {} to move\n",
@@ -33,10 +32,9 @@ const PERFT_LIMIT: f64 = 1.0e7;
 /// `perft::perft` from the current position. The leaf count is estimated first (the moves now
 /// legal, one fewer per ply as stones fill the board, but at least two: captures reopen points)
 /// and depths above the limit are refused, since the count grows geometrically with depth.
-pub fn perft(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("tengen-perft", args, 1, 1)?;
+pub fn perft(engine: &mut Engine, args: &[&str]) -> Answer {
     let depth = parse_uint(args[0], u64::MAX).ok_or("syntax error: depth must be a number")?;
-    let width = perft::legal_moves(&engine.game).len() as f64;
+    let width = perft::legal_moves(engine.game()).len() as f64;
     let mut estimate = 1.0f64;
     for ply in 0..depth.min(1000) {
         estimate *= (width - ply as f64).max(2.0);
@@ -44,8 +42,9 @@ pub fn perft(engine: &mut Engine, args: &[&str]) -> Reply {
             return Err(format!(
                 "depth {} is too deep here (about {:.0e} sequences; the limit is {:.0e})",
                 depth, estimate, PERFT_LIMIT
-            ));
+            )
+            .into());
         }
     }
-    Ok(perft::perft(&engine.game, depth as u32).to_string())
+    Ok(perft::perft(engine.game(), depth as u32).to_string())
 }

@@ -8,10 +8,11 @@
 //! the same position goes on from where the last search stopped.
 
 use super::moves::{check_generate, handicap_from_moves, with_interrupt};
-use super::{arity, format_move, format_point, parse_color, Engine, Reply};
+use super::{Answer, Engine};
 use crate::board::{Board, Color};
+use crate::coords::{format_move, format_point, parse_color};
 use crate::rules::{HalfPoints, Margin};
-use crate::search::{self, Analysis};
+use crate::search::Analysis;
 
 /// The analysis menu: `type/label/command` per line (no `/` inside a field).
 const ANALYZE_COMMANDS: &[&str] = &[
@@ -22,47 +23,40 @@ const ANALYZE_COMMANDS: &[&str] = &[
     "plist/Dead stones/final_status_list dead",
 ];
 
-pub fn analyze_commands(_: &mut Engine, args: &[&str]) -> Reply {
-    arity("gogui-analyze_commands", args, 0, 0)?;
+pub fn analyze_commands(_: &mut Engine, _: &[&str]) -> Answer {
     Ok(ANALYZE_COMMANDS.join("\n"))
 }
 
 /// Nothing to do now: listing it tells GoGui that `# interrupt` works.
-pub fn interrupt(_: &mut Engine, args: &[&str]) -> Reply {
-    arity("gogui-interrupt", args, 0, 0)?;
+pub fn interrupt(_: &mut Engine, _: &[&str]) -> Answer {
     Ok(String::new())
 }
 
 /// Searches the position for the colour in `args` (the side to move without one) with one
 /// move's budget, ending early at GoGui's interrupt.
-fn look(
-    engine: &mut Engine,
-    name: &str,
-    args: &[&str],
-) -> Result<(Board, Color, Analysis), String> {
-    arity(name, args, 0, 1)?;
+fn look(engine: &mut Engine, args: &[&str]) -> Result<(Board, Color, Analysis), String> {
     let color = match args.first() {
         Some(a) => parse_color(a).ok_or("syntax error: color must be b, w, black or white")?,
-        None => engine.game.to_move(),
+        None => engine.game().to_move(),
     };
     check_generate(engine, color)?;
     // Black stones sent as moves count as handicap here as in analysis; the record stays.
-    let converted = handicap_from_moves(&engine.game, color);
+    let converted = handicap_from_moves(engine.game(), color);
     let budget = engine.player.move_budget();
     let analysis = with_interrupt(engine, |engine, watch| {
-        let game = converted.as_ref().unwrap_or(&engine.game);
-        engine
-            .player
+        let (player, game) = engine.player_and_game();
+        let game = converted.as_ref().unwrap_or(game);
+        player
             .analyse_watched(game, color, budget, &[], watch)
             .clone()
     });
-    Ok((engine.game.board().clone(), color, analysis))
+    Ok((engine.game().board().clone(), color, analysis))
 }
 
 /// `gfx`: every point's expected owner as INFLUENCE (positive Black, negative White) and the
 /// stones judged dead marked, with the estimate as status text.
-pub fn ownership(engine: &mut Engine, args: &[&str]) -> Reply {
-    let (board, color, analysis) = look(engine, "tengen-ownership", args)?;
+pub fn ownership(engine: &mut Engine, args: &[&str]) -> Answer {
+    let (board, color, analysis) = look(engine, args)?;
     let black = engine.player.ownership().to_vec();
     if black.len() != board.size() * board.size() {
         return Ok(String::new());
@@ -72,7 +66,7 @@ pub fn ownership(engine: &mut Engine, args: &[&str]) -> Reply {
         .zip(&black)
         .map(|(p, o)| format!("{} {:.2}", format_point(&board, p), o))
         .collect();
-    let dead = search::dead_from_ownership(&board, &black, search::DEAD);
+    let dead = crate::dead::judge(engine.game(), &black);
     let mut out = format!("INFLUENCE {}", influence.join(" "));
     if !dead.is_empty() {
         let marks: Vec<String> = dead.iter().map(|&p| format_point(&board, p)).collect();
@@ -86,8 +80,8 @@ pub fn ownership(engine: &mut Engine, args: &[&str]) -> Reply {
 }
 
 /// `var`: the most visited line, the colour asked for moving first.
-pub fn principal_variation(engine: &mut Engine, args: &[&str]) -> Reply {
-    let (board, _, analysis) = look(engine, "tengen-pv", args)?;
+pub fn principal_variation(engine: &mut Engine, args: &[&str]) -> Answer {
+    let (board, _, analysis) = look(engine, args)?;
     Ok(analysis.moves.first().map_or(String::new(), |best| {
         best.pv
             .iter()
@@ -99,8 +93,8 @@ pub fn principal_variation(engine: &mut Engine, args: &[&str]) -> Reply {
 
 /// `gfx`: the most visited moves labelled with their win rates, and a status line with their
 /// visits.
-pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Reply {
-    let (board, _, analysis) = look(engine, "tengen-top_moves", args)?;
+pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Answer {
+    let (board, _, analysis) = look(engine, args)?;
     let top: Vec<_> = analysis
         .moves
         .iter()
@@ -146,15 +140,15 @@ pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Reply {
 }
 
 /// `string`: the ruleset, the komi and the search's estimate of the result.
-pub fn estimate(engine: &mut Engine, args: &[&str]) -> Reply {
-    let (_, color, analysis) = look(engine, "tengen-estimate", args)?;
+pub fn estimate(engine: &mut Engine, args: &[&str]) -> Answer {
+    let (_, color, analysis) = look(engine, args)?;
     Ok(estimate_text(engine, color, &analysis))
 }
 
 /// "chinese rules, komi 7.5: B+3.5 on average over 12000 playouts, Black wins 62%".
 fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
-    let rules = engine.game.rules().name;
-    let komi = engine.game.komi();
+    let rules = engine.game().rules().name;
+    let komi = engine.game().komi();
     if analysis.moves.is_empty() {
         return format!("{} rules, komi {}: no estimate (no search)", rules, komi);
     }

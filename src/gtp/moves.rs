@@ -11,15 +11,16 @@
 //! board, those stones are taken as handicap stones, so that counting, the search and the SGF
 //! treat them as handicap (under area rules White is owed a point per stone).
 
-use super::{arity, format_move, parse_color, parse_vertex, Engine, Reply, VertexError};
+use super::{Answer, Engine};
 use crate::board::{Color, Move};
+use crate::coords::{format_move, parse_color, parse_vertex, VertexError};
 use crate::game::{Game, GameError};
 use crate::search::{Decision, MoveFilter, Watch};
 
-pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("play", args, 2, 2)?;
+pub fn play(engine: &mut Engine, args: &[&str]) -> Answer {
     let (color, mv) = color_and_vertex(engine, args[0], args[1])?;
-    play_move(engine, color, mv).map(|_| String::new())
+    play_move(engine, color, mv)?;
+    Ok(String::new())
 }
 
 /// The colour and vertex of a move command (`play`, `tengen-play`); a vertex beyond the board is
@@ -30,7 +31,7 @@ pub(super) fn color_and_vertex(
     vertex: &str,
 ) -> Result<(Color, Move), String> {
     let color = parse_color(color).ok_or("syntax error: color must be b, w, black or white")?;
-    match parse_vertex(vertex, engine.game.board()) {
+    match parse_vertex(vertex, engine.game().board()) {
         Ok(mv) => Ok((color, mv)),
         Err(VertexError::Malformed) => Err(format!("syntax error: bad vertex {}", vertex)),
         Err(VertexError::OffBoard) => Err("illegal move: off board".to_string()),
@@ -41,19 +42,16 @@ pub(super) fn color_and_vertex(
 /// when this is White's first move.
 pub(super) fn play_move(engine: &mut Engine, color: Color, mv: Move) -> Result<(), String> {
     let illegal = |e: GameError| format!("illegal move: {}", e);
-    match handicap_from_moves(&engine.game, color) {
+    match handicap_from_moves(engine.game(), color) {
         Some(mut game) => {
             game.play(color, mv).map_err(illegal)?;
             log::info!(
                 "read the {} Black stones before White's first move as handicap",
                 game.handicap().len()
             );
-            engine.set_game(game);
+            engine.replace_game(game);
         }
-        None => {
-            engine.game.play(color, mv).map_err(illegal)?;
-            engine.position_changed();
-        }
+        None => engine.play(color, mv).map_err(illegal)?,
     }
     Ok(())
 }
@@ -87,10 +85,8 @@ pub(super) fn handicap_from_moves(game: &Game, color: Color) -> Option<Game> {
     Some(start)
 }
 
-pub fn undo(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("undo", args, 0, 0)?;
-    engine.game.undo().map_err(|_| "cannot undo".to_string())?;
-    engine.position_changed();
+pub fn undo(engine: &mut Engine, _: &[&str]) -> Answer {
+    engine.undo().map_err(|_| "cannot undo")?;
     Ok(String::new())
 }
 
@@ -105,20 +101,19 @@ pub(super) enum Generate {
     Report,
 }
 
-pub fn genmove(engine: &mut Engine, args: &[&str]) -> Reply {
-    generate(engine, "genmove", args, Generate::Play)
+pub fn genmove(engine: &mut Engine, args: &[&str]) -> Answer {
+    generate(engine, args, Generate::Play)
 }
 
-pub fn genmove_cleanup(engine: &mut Engine, args: &[&str]) -> Reply {
-    generate(engine, "kgs-genmove_cleanup", args, Generate::Cleanup)
+pub fn genmove_cleanup(engine: &mut Engine, args: &[&str]) -> Answer {
+    generate(engine, args, Generate::Cleanup)
 }
 
-pub fn reg_genmove(engine: &mut Engine, args: &[&str]) -> Reply {
-    generate(engine, "reg_genmove", args, Generate::Report)
+pub fn reg_genmove(engine: &mut Engine, args: &[&str]) -> Answer {
+    generate(engine, args, Generate::Report)
 }
 
-fn generate(engine: &mut Engine, name: &str, args: &[&str], how: Generate) -> Reply {
-    arity(name, args, 1, 1)?;
+fn generate(engine: &mut Engine, args: &[&str], how: Generate) -> Answer {
     let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
     check_generate(engine, color)?;
     with_interrupt(engine, |engine, watch| {
@@ -150,7 +145,11 @@ pub(super) const MIN_PLAYOUTS: u64 = 100;
 /// pre-judgement opening fixes who places each stone; asking the other colour is as illegal as
 /// playing for it).
 pub(super) fn check_generate(engine: &Engine, color: Color) -> Result<(), String> {
-    if let Some(expected) = engine.game.rules().opening_color(engine.game.move_number()) {
+    if let Some(expected) = engine
+        .game()
+        .rules()
+        .opening_color(engine.game().move_number())
+    {
         if expected != color {
             return Err(format!(
                 "illegal move: {}",
@@ -168,23 +167,18 @@ pub(super) fn generate_move(
     how: Generate,
     filters: &[MoveFilter],
     watch: &mut Watch,
-) -> Reply {
+) -> Answer {
     if how != Generate::Report {
-        if let Some(game) = handicap_from_moves(&engine.game, color) {
+        if let Some(game) = handicap_from_moves(engine.game(), color) {
             log::info!(
                 "read the {} Black stones before White's first move as handicap",
                 game.handicap().len()
             );
-            engine.set_game(game);
+            engine.replace_game(game);
         }
     }
-    let decision = engine.player.genmove_watched(
-        &engine.game,
-        color,
-        how == Generate::Cleanup,
-        filters,
-        watch,
-    );
+    let (player, game) = engine.player_and_game();
+    let decision = player.genmove_watched(game, color, how == Generate::Cleanup, filters, watch);
     let mv = match decision {
         Decision::Resign => {
             if how != Generate::Report {
@@ -195,12 +189,11 @@ pub(super) fn generate_move(
         Decision::Play(mv) => mv,
     };
     if how != Generate::Report {
-        engine.game.play(color, mv).map_err(|e| {
+        engine.play(color, mv).map_err(|e| {
             log::error!("the search chose an illegal move {:?}: {}", mv, e);
             format!("illegal move: {}", e)
         })?;
-        engine.position_changed();
-        engine.ponder_armed = true;
+        engine.arm_ponder();
     }
-    Ok(format_move(engine.game.board(), mv))
+    Ok(format_move(engine.game().board(), mv))
 }

@@ -7,7 +7,7 @@
 //! predictions themselves are kept next to the game only for the record (SGF root comment), and
 //! only while the game still starts with the opening they were made for.
 
-use super::{arity, moves, Engine, Reply};
+use super::{moves, Answer, Engine};
 use crate::board::{Move, Removal};
 use crate::game::{Game, GameError, PlayedMove};
 use crate::rules::{prejudgement_threshold, HalfPoints, Margin};
@@ -70,7 +70,7 @@ pub fn current(engine: &Engine) -> Option<&Predictions> {
     engine
         .predictions
         .as_ref()
-        .filter(|p| p.describe(&engine.game))
+        .filter(|p| p.describe(engine.game()))
 }
 
 /// Refuses unless the game is under pre-judgement rules with the opening placements done.
@@ -104,42 +104,33 @@ fn parse_prediction(s: &str) -> Result<Margin, String> {
 /// `tengen-prejudge`: the engine's prediction of the final board margin (no komi) after the
 /// opening, from the mean margin of a search of the position. The side to move after the
 /// opening is White, and that is the side searched; later in a game it is whoever is to move.
-pub fn prejudge(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("tengen-prejudge", args, 0, 0)?;
-    check_after_opening(&engine.game)?;
+pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
+    check_after_opening(engine.game())?;
     // The prediction is of the board alone: with the threshold not yet known, any komi set now
     // would bias it.
-    let mut game = engine.game.clone();
+    let mut game = engine.game().clone();
     game.set_komi(HalfPoints::ZERO);
     let playouts = engine
         .player
         .config()
         .playouts
         .unwrap_or(PREDICTION_PLAYOUTS);
-    let mean = engine
-        .player
-        .analyse(&game, game.to_move(), Some(playouts), None)
-        .mean_margin;
-    // The kept tree was grown under komi 0; the next genmove must not value moves by it.
-    engine.player.forget();
+    // The search is of a game other than the record (komi 0): the engine drops its tree after.
+    let mean = engine.mean_margin_aside(&game, playouts);
     Ok(Margin(HalfPoints::round_from(mean)).to_string())
 }
 
 /// `tengen-prejudgement P1 P2`: sets the threshold from the two predictions (P1 from the player
 /// who placed the first stone) as the komi, and answers `T N`: the threshold as a score and the
 /// player (1 or 2) who takes White.
-pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("tengen-prejudgement", args, 2, 2)?;
+pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Answer {
     let first = parse_prediction(args[0])?;
     let second = parse_prediction(args[1])?;
-    check_after_opening(&engine.game)?;
-    let predictions = Predictions::new(&engine.game, first, second);
+    check_after_opening(engine.game())?;
+    let predictions = Predictions::new(engine.game(), first, second);
     let (threshold, white) = predictions.threshold();
     let komi = komi_of(threshold);
-    if komi != engine.game.komi() {
-        engine.game.set_komi(komi);
-        engine.player.forget();
-    }
+    engine.set_komi(komi);
     engine.komi_chosen = true;
     engine.predictions = Some(predictions);
     Ok(format!("{} {}", threshold, white))
@@ -149,28 +140,27 @@ pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Reply {
 /// when the move leaves both sides without liberties. `opponent` is plain `play` under any
 /// rules; `self` is refused under rules that do not give the mover that choice, since the game
 /// would silently play something else than asked.
-pub fn play(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("tengen-play", args, 3, 3)?;
+pub fn play(engine: &mut Engine, args: &[&str]) -> Answer {
     let (color, mv) = moves::color_and_vertex(engine, args[0], args[1])?;
     let removal = match args[2].to_ascii_lowercase().as_str() {
         "self" => Removal::Own,
         "opponent" => Removal::Opponent,
-        _ => return Err("syntax error: removal must be self or opponent".to_string()),
+        _ => return Err("syntax error: removal must be self or opponent".into()),
     };
-    if removal == Removal::Own && !engine.game.rules().mover_chooses_removal {
+    if removal == Removal::Own && !engine.game().rules().mover_chooses_removal {
         return Err(format!(
             "illegal move: under {} rules a mutual capture always removes the opponent's stones",
-            engine.game.rules().name
-        ));
+            engine.game().rules().name
+        )
+        .into());
     }
     // A pass removes nothing, and the opponent's stones are what plain `play` removes.
     if removal == Removal::Opponent || mv == Move::Pass {
-        return moves::play_move(engine, color, mv).map(|_| String::new());
+        moves::play_move(engine, color, mv)?;
+        return Ok(String::new());
     }
     engine
-        .game
         .play_with(color, mv, removal)
         .map_err(|e: GameError| format!("illegal move: {}", e))?;
-    engine.position_changed();
     Ok(String::new())
 }

@@ -4,40 +4,41 @@
 //! live in seki); the count itself is the scorer's, under the game's rules and komi, so the
 //! margin printed is exactly `B+x`, `W+x` or `0`.
 
-use super::{arity, format_point, Engine, Reply};
+use super::{Answer, Engine};
 use crate::board::Point;
+use crate::coords::format_point;
 use crate::rules::Margin;
 use crate::score;
 
 /// The count of the current position with the stones the player judges dead lifted.
 pub(super) fn margin(engine: &mut Engine) -> Margin {
-    let dead = engine.player.dead_stones(&engine.game);
-    score::count(&engine.game, &dead).margin
+    let (player, game) = engine.player_and_game();
+    let dead = player.dead_stones(game);
+    score::count(game, &dead).margin
 }
 
-pub fn final_score(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("final_score", args, 0, 0)?;
+pub fn final_score(engine: &mut Engine, _: &[&str]) -> Answer {
     Ok(margin(engine).to_string())
 }
 
 /// The stones with the asked status, one group per line (GNU Go's layout; GoGui reads any).
 /// Alive stones are those neither dead nor in seki.
-pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("final_status_list", args, 1, 1)?;
+pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Answer {
     let status = args[0].to_ascii_lowercase();
-    let board = engine.game.board().clone();
+    let board = engine.game().board().clone();
+    let (player, game) = engine.player_and_game();
     let stones: Vec<Point> = match status.as_str() {
-        "dead" => engine.player.dead_stones(&engine.game),
-        "seki" => engine.player.seki_stones(&engine.game),
+        "dead" => player.dead_stones(game),
+        "seki" => player.seki_stones(game),
         "alive" => {
-            let dead = engine.player.dead_stones(&engine.game);
-            let seki = engine.player.seki_stones(&engine.game);
+            let dead = player.dead_stones(game);
+            let seki = player.seki_stones(game);
             board
                 .points()
                 .filter(|&p| board.color(p).is_some() && !dead.contains(&p) && !seki.contains(&p))
                 .collect()
         }
-        _ => return Err("syntax error: status must be alive, dead or seki".to_string()),
+        _ => return Err("syntax error: status must be alive, dead or seki".into()),
     };
     // Group the listed stones by the group they belong to, groups in board order.
     let mut groups: Vec<(Point, Vec<Point>)> = Vec::new();

@@ -4,47 +4,39 @@
 //! replaces it with the new ruleset's usual komi only when nobody chose one. Handicap stones go
 //! on an empty board only and are not moves (they cannot be undone).
 
-use super::{arity, format_points, parse_uint, parse_vertex, Engine, Reply};
+use super::{parse_uint, Answer, Engine};
 use crate::board::{Board, Move, Point, MAX_SIZE, MIN_SIZE};
+use crate::coords::{format_points, parse_vertex};
 use crate::game::{Game, GameError};
 use crate::rules::{HalfPoints, KoRule, Rules, Scoring};
 use std::cmp::Reverse;
 
-pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("boardsize", args, 1, 1)?;
+pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Answer {
     let size = parse_uint(args[0], u64::MAX).ok_or("syntax error: size must be a number")?;
     if !(MIN_SIZE as u64..=MAX_SIZE as u64).contains(&size) {
         return Err(format!(
             "unacceptable size: boards from {} to {} only",
             MIN_SIZE, MAX_SIZE
-        ));
+        )
+        .into());
     }
-    let mut game = Game::new(size as usize, *engine.game.rules()).ok_or("unacceptable size")?;
-    game.set_komi(engine.game.komi());
-    engine.set_game(game);
+    let mut game = Game::new(size as usize, *engine.game().rules()).ok_or("unacceptable size")?;
+    game.set_komi(engine.game().komi());
+    engine.replace_game(game);
     Ok(String::new())
 }
 
-pub fn clear_board(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("clear_board", args, 0, 0)?;
-    engine.game.clear();
-    engine.player.forget();
-    engine.position_changed();
+pub fn clear_board(engine: &mut Engine, _: &[&str]) -> Answer {
+    engine.clear_game();
     Ok(String::new())
 }
 
 /// Any komi is accepted. One that is not a whole or half number decides every game exactly as
 /// the half point between the same two whole numbers does (board margins are whole), so it is
 /// kept as that half point.
-pub fn komi(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("komi", args, 1, 1)?;
+pub fn komi(engine: &mut Engine, args: &[&str]) -> Answer {
     let k = parse_komi(args[0])?;
-    // Controllers resend the komi before every sync: only a real change makes the kept search
-    // tree stale.
-    if k != engine.game.komi() {
-        engine.game.set_komi(k);
-        engine.player.forget();
-    }
+    engine.set_komi(k);
     engine.komi_chosen = true;
     Ok(String::new())
 }
@@ -73,7 +65,7 @@ pub fn parse_komi(s: &str) -> Result<HalfPoints, String> {
 
 /// Handicap needs an empty board with no moves, and a ruleset whose opening is not its own.
 fn check_handicap_allowed(engine: &Engine) -> Result<(), String> {
-    let g = &engine.game;
+    let g = engine.game();
     let b = g.board();
     if g.move_number() > 0 || b.empty_points().len() != b.size() * b.size() {
         return Err("board not empty".to_string());
@@ -88,28 +80,27 @@ fn check_handicap_allowed(engine: &Engine) -> Result<(), String> {
 }
 
 /// Places the handicap and answers with the vertex list.
-fn place(engine: &mut Engine, points: &[Point]) -> Reply {
-    let mut game = engine.game.clone();
+fn place(engine: &mut Engine, points: &[Point]) -> Answer {
+    let mut game = engine.game().clone();
     game.place_handicap(points).map_err(|e| match e {
         GameError::BoardNotEmpty => "board not empty".to_string(),
         e => format!("bad vertex list: {}", e),
     })?;
-    engine.set_game(game);
-    Ok(format_points(engine.game.board(), points))
+    engine.replace_game(game);
+    Ok(format_points(engine.game().board(), points))
 }
 
 /// The number-of-stones argument: a syntax error if it is not a number.
-fn stones_arg(name: &str, args: &[&str]) -> Result<usize, String> {
-    arity(name, args, 1, 1)?;
+fn stones_arg(args: &[&str]) -> Result<usize, String> {
     let n = parse_uint(args[0], u64::MAX).ok_or("syntax error: stones must be a number")?;
     Ok(n.min(usize::MAX as u64) as usize)
 }
 
-pub fn fixed_handicap(engine: &mut Engine, args: &[&str]) -> Reply {
-    let n = stones_arg("fixed_handicap", args)?;
+pub fn fixed_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
+    let n = stones_arg(args)?;
     check_handicap_allowed(engine)?;
-    let size = engine.game.board().size();
-    let points = fixed_points(engine.game.board(), n).ok_or_else(|| {
+    let size = engine.game().board().size();
+    let points = fixed_points(engine.game().board(), n).ok_or_else(|| {
         format!(
             "invalid number of stones: {} allows {}",
             size,
@@ -125,44 +116,36 @@ pub fn fixed_handicap(engine: &mut Engine, args: &[&str]) -> Reply {
 /// The engine's choice: the fixed pattern while it has enough points, then more stones spread as
 /// far from the others as possible. Fewer stones than asked come back only once every remaining
 /// point would touch a handicap stone, which GTP allows ("fewer already guarantee a win").
-pub fn place_free_handicap(engine: &mut Engine, args: &[&str]) -> Reply {
-    let n = stones_arg("place_free_handicap", args)?;
+pub fn place_free_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
+    let n = stones_arg(args)?;
     check_handicap_allowed(engine)?;
-    let board = engine.game.board();
+    let board = engine.game().board();
     let area = board.size() * board.size();
     if n < 2 || n >= area {
-        return Err(format!(
-            "invalid number of stones: 2 to {} on this board",
-            area - 1
-        ));
+        return Err(format!("invalid number of stones: 2 to {} on this board", area - 1).into());
     }
     let points = free_points(board, n);
     place(engine, &points)
 }
 
-pub fn set_free_handicap(engine: &mut Engine, args: &[&str]) -> Reply {
-    if args.is_empty() {
-        return Err(super::usage_error("set_free_handicap"));
-    }
+pub fn set_free_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
     check_handicap_allowed(engine)?;
-    let board = engine.game.board();
+    let board = engine.game().board();
     let area = board.size() * board.size();
     if args.len() < 2 || args.len() >= area {
-        return Err(format!(
-            "bad vertex list: 2 to {} stones on this board",
-            area - 1
-        ));
+        return Err(format!("bad vertex list: 2 to {} stones on this board", area - 1).into());
     }
     let mut points = Vec::with_capacity(args.len());
     for a in args {
         match parse_vertex(a, board) {
             Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
-            Ok(Move::Play(_)) => return Err(format!("bad vertex list: {} twice", a)),
-            Ok(Move::Pass) => return Err("bad vertex list: pass is not a stone".to_string()),
-            Err(_) => return Err(format!("bad vertex list: {} is not a vertex here", a)),
+            Ok(Move::Play(_)) => return Err(format!("bad vertex list: {} twice", a).into()),
+            Ok(Move::Pass) => return Err("bad vertex list: pass is not a stone".into()),
+            Err(_) => return Err(format!("bad vertex list: {} is not a vertex here", a).into()),
         }
     }
-    place(engine, &points).map(|_| String::new())
+    place(engine, &points)?;
+    Ok(String::new())
 }
 
 /// The most fixed-handicap stones a board side allows (GoGui's and KataGo's table).
@@ -249,22 +232,8 @@ fn free_points(board: &Board, n: usize) -> Vec<Point> {
     chosen
 }
 
-/// Switches the ruleset, changing only what the rules change (Game::set_rules keeps the
-/// position); the komi follows the ruleset unless somebody chose it.
-fn apply_rules(engine: &mut Engine, rules: Rules) {
-    if rules == *engine.game.rules() {
-        return;
-    }
-    engine.game.set_rules(rules);
-    if !engine.komi_chosen {
-        engine.game.set_komi(rules.default_komi);
-    }
-    engine.player.forget();
-}
-
 /// KGS's names for the rulesets tengen plays; the other KGS rulesets are refused by name.
-pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("kgs-rules", args, 1, 1)?;
+pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     let rules = match args[0].to_ascii_lowercase().as_str() {
         "japanese" => Rules::japanese(),
         "chinese" => Rules::chinese(),
@@ -272,17 +241,17 @@ pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Reply {
             return Err(format!(
                 "unsupported rules '{}' (supported: japanese, chinese)",
                 other
-            ))
+            )
+            .into())
         }
     };
-    apply_rules(engine, rules);
+    engine.set_rules(rules);
     Ok(String::new())
 }
 
 /// KataGo's `kata-set-rules`, for the three rulesets by name (KataGo spells the first two the
 /// same way); anything else is refused with the supported names.
-pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("kata-set-rules", args, 1, 1)?;
+pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     let rules = Rules::by_name(args[0]).ok_or_else(|| {
         format!(
             "unsupported rules '{}' (supported: {})",
@@ -290,16 +259,15 @@ pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Reply {
             Rules::NAMES.join(", ")
         )
     })?;
-    apply_rules(engine, rules);
+    engine.set_rules(rules);
     Ok(String::new())
 }
 
 /// KataGo's `kata-get-rules`: the ruleset as KataGo's JSON object (keys in KataGo's order,
 /// alphabetical), each field read off the rules. Pre-judgement's own features (White first, the
 /// free placements, the predicted komi) have no KataGo field; `tengen-rules` names the ruleset.
-pub fn kata_get_rules(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("kata-get-rules", args, 0, 0)?;
-    let r = engine.game.rules();
+pub fn kata_get_rules(engine: &mut Engine, _: &[&str]) -> Answer {
+    let r = engine.game().rules();
     let ko = match r.ko {
         KoRule::Basic => "SIMPLE",
         KoRule::PositionalSuperko => "POSITIONAL",
@@ -318,10 +286,9 @@ pub fn kata_get_rules(engine: &mut Engine, args: &[&str]) -> Reply {
 }
 
 /// Without an argument, the current ruleset's name; with one, switches to that ruleset.
-pub fn tengen_rules(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("tengen-rules", args, 0, 1)?;
+pub fn tengen_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     let Some(name) = args.first() else {
-        return Ok(engine.game.rules().name.to_string());
+        return Ok(engine.game().rules().name.to_string());
     };
     let rules = Rules::by_name(name).ok_or_else(|| {
         format!(
@@ -330,14 +297,14 @@ pub fn tengen_rules(engine: &mut Engine, args: &[&str]) -> Reply {
             Rules::NAMES.join(", ")
         )
     })?;
-    apply_rules(engine, rules);
+    engine.set_rules(rules);
     Ok(String::new())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gtp::format_point;
+    use crate::coords::format_point;
 
     fn names(board: &Board, v: &[Point]) -> Vec<String> {
         v.iter().map(|&p| format_point(board, p)).collect()

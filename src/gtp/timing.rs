@@ -2,13 +2,13 @@
 //! `time_left`), which go to the player's clock, and the engine's CPU time (`cputime`, which
 //! gogui-twogtp reads for its statistics).
 
-use super::{arity, parse_color, parse_uint, Engine, Reply};
+use super::{parse_uint, Answer, Engine, Refusal};
+use crate::coords::parse_color;
 use crate::search::time::TimeSystem;
 use std::time::Duration;
 
 /// CPU seconds used by the whole process (all threads), as a float.
-pub fn cputime(_: &mut Engine, args: &[&str]) -> Reply {
-    arity("cputime", args, 0, 0)?;
+pub fn cputime(_: &mut Engine, _: &[&str]) -> Answer {
     let secs = process_cpu_seconds().ok_or("cannot read the process CPU time")?;
     Ok(format!("{:.3}", secs))
 }
@@ -62,16 +62,14 @@ fn canadian(main: Duration, period: Duration, stones: u32) -> TimeSystem {
     }
 }
 
-pub fn time_settings(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("time_settings", args, 3, 3)?;
+pub fn time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
     let system = canadian(seconds(args[0])?, seconds(args[1])?, count(args[2])?);
     engine.player.clock_mut().set_system(system);
     Ok(String::new())
 }
 
 /// KGS's form, which also names Japanese byo-yomi (where `time_left` then counts periods).
-pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Reply {
-    let name = "kgs-time_settings";
+pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
     let kind = args.first().map(|s| s.to_ascii_lowercase());
     let system = match (kind.as_deref(), args.len()) {
         (Some("none"), 1) => TimeSystem::None,
@@ -89,7 +87,7 @@ pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Reply {
                 }
             }
         }
-        _ => return Err(super::usage_error(name)),
+        _ => return Err(Refusal::Usage),
     };
     engine.player.clock_mut().set_system(system);
     Ok(String::new())
@@ -97,8 +95,7 @@ pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Reply {
 
 /// `time_left COLOR TIME STONES`: STONES is 0 in main time, else the stones (Canadian) or
 /// periods (byo-yomi) left. A negative time (some controllers send one once over) counts as 0.
-pub fn time_left(engine: &mut Engine, args: &[&str]) -> Reply {
-    arity("time_left", args, 3, 3)?;
+pub fn time_left(engine: &mut Engine, args: &[&str]) -> Answer {
     let color = parse_color(args[0]).ok_or("syntax error: color must be b, w, black or white")?;
     let left = match args[1].parse::<f64>() {
         Ok(v) if v.is_finite() && v < 0.0 => Duration::ZERO,

@@ -8,6 +8,7 @@
 
 use super::tree::Tree;
 use crate::board::{Color, Move, CELLS};
+use crate::rules::HalfPoints;
 use std::time::Duration;
 
 /// A restriction on the moves one colour may consider near the root, as `lz-analyze`'s `avoid`
@@ -137,17 +138,19 @@ pub struct Analysis {
 /// The longest principal variation shown.
 const PV_LENGTH: usize = 24;
 
-/// A snapshot of the tree rooted at a position where `color` moves. `score_offset2` is added to
-/// Black's margins (half points) before they are shown: it takes out a komi that only the
-/// search uses (dynamic komi). `ownership` is Black's, in `Board::points` order.
+/// A snapshot of the tree rooted at a position where `color` moves. `score_offset` is added to
+/// Black's margins before they are shown: it takes out a komi that only the search uses
+/// (dynamic komi). `ownership_black` is Black's, in `Board::points` order, and
+/// `mean_margin_black` Black's mean margin in points over all playouts.
 pub(super) fn snapshot(
     tree: &Tree,
     color: Color,
-    score_offset2: i64,
+    score_offset: HalfPoints,
     playouts: u64,
     ownership_black: &[f32],
-    mean_margin2_black: f64,
+    mean_margin_black: f64,
 ) -> Analysis {
+    let offset = score_offset.as_f64();
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
     let kids: Vec<u32> = tree.children(Tree::ROOT).collect();
     let prior_total: f64 = kids
@@ -163,21 +166,13 @@ pub(super) fn snapshot(
             // outcome has arrived, never more than the visits.
             let n = s.visits;
             let (winrate, lcb, lead) = if n > 0 {
-                let p = (s.wins2 as f64 / (2.0 * n as f64)).clamp(0.0, 1.0);
+                let p = (s.wins / n as f64).clamp(0.0, 1.0);
                 let se = (p * (1.0 - p) / n as f64).sqrt();
-                let mean2 = s.margin2 as f64 / n as f64 + score_offset2 as f64;
-                (
-                    p,
-                    (p - 2.0 * se - 1.0 / n as f64).max(0.0),
-                    sign * mean2 / 2.0,
-                )
+                let mean = s.margin_sum / n as f64 + offset;
+                (p, (p - 2.0 * se - 1.0 / n as f64).max(0.0), sign * mean)
             } else {
                 let p = s.prior_value / s.prior_visits.max(1) as f64;
-                (
-                    p,
-                    0.0,
-                    sign * (mean_margin2_black + score_offset2 as f64) / 2.0,
-                )
+                (p, 0.0, sign * (mean_margin_black + offset))
             };
             MoveInfo {
                 mv: tree.node(c).mv(),
@@ -203,7 +198,7 @@ pub(super) fn snapshot(
     Analysis {
         playouts,
         moves,
-        score_lead: sign * (mean_margin2_black + score_offset2 as f64) / 2.0,
+        score_lead: sign * (mean_margin_black + offset),
         ownership,
     }
 }

@@ -6,6 +6,7 @@
 //! fills an own eye nor puts a group of two or more stones in atari. Priors reward the same
 //! tactical signs on expansion, so the tree starts from sensible moves.
 
+use super::tactics::{self, Candidates};
 use crate::board::{Board, Cell, Color, Move, Point};
 use std::sync::OnceLock;
 
@@ -117,43 +118,18 @@ pub fn matches_pattern(board: &Board, p: Point) -> bool {
     pattern_table()[code(board, p)]
 }
 
-/// Whether playing `p` for `c` would leave a group of two or more stones in atari without
-/// capturing: the self-atari that playouts refuse.
-#[inline]
-fn is_big_self_atari(board: &Board, p: Point, c: Color) -> bool {
-    if board.liberties_after(p, c) > 1 {
-        return false;
-    }
-    board
-        .neighbours(p)
-        .iter()
-        .any(|&n| board.color(n) == Some(c))
-}
+/// How often a playout answers the two-liberty fights around the last move (attack the
+/// group just played, or defend an own group it left with two liberties). Stochastic rather
+/// than always: a deterministic rule makes the playouts' errors systematic.
+const TWO_LIBERTY_RATE: f32 = 0.9;
 
-/// Whether `p` captures an opponent group of `c`'s.
-#[inline]
-fn captures(board: &Board, p: Point, c: Color) -> bool {
-    board
-        .neighbours(p)
-        .iter()
-        .any(|&n| board.color(n) == Some(c.opponent()) && board.liberties(n) == 1)
-}
-
-/// Whether `p` is the liberty of an own group in atari and playing it gains liberties.
-#[inline]
-fn escapes(board: &Board, p: Point, c: Color) -> bool {
-    board
-        .neighbours(p)
-        .iter()
-        .any(|&n| board.color(n) == Some(c) && board.liberties(n) == 1)
-        && board.liberties_after(p, c) >= 2
-}
-
-/// The tactical reply to the last move, if any: capture it, save what it put in atari, or a
-/// pattern reply next to it.
+/// The tactical reply to the last move, if any: capture it, save what it put in atari (by
+/// capturing an attacker or by running, unless the run ends in a ladder), the two-liberty
+/// fights around it, or a pattern reply next to it or next to the move before.
 #[inline]
 fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
-    let Move::Play(last) = board.last_moves().0 else {
+    let (last, before) = board.last_moves();
+    let Move::Play(last) = last else {
         return None;
     };
     if board.color(last) != Some(c.opponent()) {
@@ -164,34 +140,53 @@ fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Poi
             return Some(l);
         }
     }
+    let mut saves = Candidates::default();
+    let mut fights = Candidates::default();
+    let fight = rng.f32() < TWO_LIBERTY_RATE;
+    if fight && board.liberties(last) == 2 {
+        tactics::two_liberty_moves(board, last, c, &mut fights);
+    }
     for n in board.neighbours(last) {
         if board.color(n) == Some(c) {
-            if let Some(l) = board.atari_liberty(n) {
-                if board.is_legal(l, c) && board.liberties_after(l, c) >= 2 {
-                    return Some(l);
-                }
+            match board.liberties(n) {
+                1 => tactics::saving_moves(board, n, &mut saves),
+                2 if fight => tactics::two_liberty_moves(board, n, c, &mut fights),
+                _ => {}
             }
         }
     }
-    let mut candidates = [Point::NONE; 8];
-    let mut k = 0;
-    for q in board.neighbourhood(last) {
-        if board.is_empty(q)
-            && matches_pattern(board, q)
-            && board.is_legal(q, c)
-            && !is_big_self_atari(board, q, c)
-            && !board.is_eye(q, c)
-        {
-            candidates[k] = q;
-            k += 1;
+    if let Some(p) = saves.pick(rng).or_else(|| fights.pick(rng)) {
+        return Some(p);
+    }
+    let mut shapes = Candidates::default();
+    let around_before = match before {
+        Move::Play(b) if board.color(b) == Some(c) => Some(b),
+        _ => None,
+    };
+    for centre in std::iter::once(last).chain(around_before) {
+        for q in board.neighbourhood(centre) {
+            if board.is_empty(q)
+                && matches_pattern(board, q)
+                && board.is_legal(q, c)
+                && !tactics::is_bad_self_atari(board, q, c)
+                && !board.is_eye(q, c)
+            {
+                shapes.push(q);
+            }
         }
     }
-    (k > 0).then(|| candidates[rng.usize(..k)])
+    shapes.pick(rng)
 }
 
-/// A uniformly random legal move that fills no own eye and is no big self-atari.
+/// A uniformly random legal move for `c` that fills no own eye and that `acceptable` allows,
+/// or `None`: the scan starts at a random empty point and takes the first that fits.
 #[inline]
-fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+pub fn random_move(
+    board: &Board,
+    c: Color,
+    rng: &mut fastrand::Rng,
+    acceptable: impl Fn(Point) -> bool,
+) -> Option<Point> {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -202,13 +197,14 @@ fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point
         .iter()
         .chain(empties[..start].iter())
         .copied()
-        .find(|&p| !board.is_eye(p, c) && board.is_legal(p, c) && !is_big_self_atari(board, p, c))
+        .find(|&p| !board.is_eye(p, c) && board.is_legal(p, c) && acceptable(p))
 }
 
 /// The heavy policy's move for `c`, or `None` (pass).
 #[inline]
 pub fn playout_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
-    reply_to_last(board, c, rng).or_else(|| random_move(board, c, rng))
+    reply_to_last(board, c, rng)
+        .or_else(|| random_move(board, c, rng, |p| !tactics::is_bad_self_atari(board, p, c)))
 }
 
 /// How much prior experience a new node gets, and at what value.
@@ -218,59 +214,157 @@ pub struct Prior {
     pub value: f64,
 }
 
-/// Prior knowledge for `c` playing `mv` on `board` (equivalent experience: virtual visits and
-/// their value sum). Moves that fill an own eye are not offered at all; see [`worth_trying`].
-pub fn prior(board: &Board, c: Color, mv: Move) -> Prior {
-    let base = 10u32;
-    let (mut visits, mut wins) = (base, base as f64 * 0.5);
-    let mut add = |n: u32, w: f64| {
-        visits += n;
-        wins += w;
-    };
-    let p = match mv {
-        Move::Pass => {
-            // Passing is worth little until the search shows otherwise.
-            return Prior {
-                visits: base,
-                value: base as f64 * 0.1,
+/// What the priors of one node's children share: the tactical situation of the position, read
+/// once per expansion rather than once per move.
+pub struct PriorContext {
+    color: Color,
+    /// Per point: stones that a stone of `color` there captures.
+    captures: Vec<u16>,
+    /// Points that save an own group in atari (capturing an attacker, or running free).
+    saves: Vec<Point>,
+    /// Points where an own group in atari would run into a ladder: wasted stones.
+    ladder_runs: Vec<Point>,
+    /// Two-liberty attacks and defences around the last move.
+    fights: Vec<Point>,
+    /// Per point: whether a stone stands within three steps (Manhattan distance).
+    near_stones: Vec<bool>,
+}
+
+impl PriorContext {
+    /// Reads the position for `color` to move.
+    pub fn new(board: &Board, color: Color) -> PriorContext {
+        let mut captures = vec![0u16; crate::board::CELLS];
+        let mut saves = Candidates::default();
+        let mut ladder_runs = Vec::new();
+        let mut seen = vec![false; crate::board::CELLS];
+        for p in board.points() {
+            let Some(owner) = board.color(p) else {
+                continue;
             };
+            let head = board.group_of(p);
+            if seen[head.idx()] {
+                continue;
+            }
+            seen[head.idx()] = true;
+            let Some(lib) = board.atari_liberty(p) else {
+                continue;
+            };
+            if owner == color {
+                tactics::saving_moves(board, p, &mut saves);
+                if board.liberties_after(lib, color) == 2 && !saves.as_slice().contains(&lib) {
+                    ladder_runs.push(lib);
+                }
+            } else {
+                captures[lib.idx()] += board.group_size(p) as u16;
+            }
         }
-        Move::Play(p) => p,
-    };
-    let size = board.size();
-    let (col, row) = board.coords(p);
-    let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
-    let (capture, escape) = (captures(board, p, c), escapes(board, p, c));
-    let tactical = capture || escape;
-    if capture {
-        add(20, 20.0);
-    }
-    if escape {
-        add(20, 20.0);
-    }
-    if is_big_self_atari(board, p, c) || (board.liberties_after(p, c) == 1 && !tactical) {
-        add(20, 0.0);
-    }
-    if matches_pattern(board, p) {
-        add(10, 10.0);
-    }
-    if let (Move::Play(last), _) = board.last_moves() {
-        let (lc, lr) = board.coords(last);
-        let d = lc.abs_diff(col) + lr.abs_diff(row);
-        if d <= 2 {
-            add(10, 7.0);
+        let mut fights = Candidates::default();
+        if let (Move::Play(last), _) = board.last_moves() {
+            if board.color(last).is_some() {
+                let mut around = vec![last];
+                around.extend(board.neighbours(last));
+                for q in around {
+                    if board.color(q).is_some() && board.liberties(q) == 2 {
+                        tactics::two_liberty_moves(board, q, color, &mut fights);
+                    }
+                }
+            }
+        }
+        let mut near_stones = vec![false; crate::board::CELLS];
+        let size = board.size() as isize;
+        for p in board.points().filter(|&p| board.color(p).is_some()) {
+            let (col, row) = board.coords(p);
+            let (col, row) = (col as isize, row as isize);
+            for dr in -3isize..=3 {
+                let reach = 3 - dr.abs();
+                for dc in -reach..=reach {
+                    let (c2, r2) = (col + dc, row + dr);
+                    if (0..size).contains(&c2) && (0..size).contains(&r2) {
+                        near_stones[board.point(c2 as usize, r2 as usize).idx()] = true;
+                    }
+                }
+            }
+        }
+        PriorContext {
+            color,
+            near_stones,
+            captures,
+            saves: saves.as_slice().to_vec(),
+            ladder_runs,
+            fights: fights.as_slice().to_vec(),
         }
     }
-    if size >= 9 && !tactical {
-        if line == 0 {
+
+    /// Prior knowledge for playing `mv` on `board` (equivalent experience: virtual visits and
+    /// their value sum). Moves that fill an own eye are not offered at all; see
+    /// [`worth_trying`].
+    pub fn prior(&self, board: &Board, mv: Move) -> Prior {
+        let c = self.color;
+        let base = 10u32;
+        let (mut visits, mut wins) = (base, base as f64 * 0.5);
+        let mut add = |n: u32, w: f64| {
+            visits += n;
+            wins += w;
+        };
+        let p = match mv {
+            Move::Pass => {
+                // Passing is worth little until the search shows otherwise.
+                return Prior {
+                    visits: base,
+                    value: base as f64 * 0.1,
+                };
+            }
+            Move::Play(p) => p,
+        };
+        let size = board.size();
+        let (col, row) = board.coords(p);
+        let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+        let captured = self.captures[p.idx()] as u32;
+        let saves = self.saves.contains(&p);
+        let tactical = captured > 0 || saves;
+        if captured > 0 {
+            let n = 16 + 4 * captured.min(10);
+            add(n, n as f64);
+        }
+        if saves {
+            add(20, 20.0);
+        } else if self.ladder_runs.contains(&p) {
             add(20, 0.0);
-        } else if line == 2 && size >= 13 {
-            add(10, 8.0);
         }
-    }
-    Prior {
-        visits,
-        value: wins,
+        if self.fights.contains(&p) {
+            add(15, 15.0);
+        }
+        if tactics::is_bad_self_atari(board, p, c)
+            || (board.liberties_after(p, c) == 1 && !tactical)
+        {
+            add(20, 0.0);
+        }
+        if matches_pattern(board, p) {
+            add(10, 10.0);
+        }
+        if let (Move::Play(last), _) = board.last_moves() {
+            let (lc, lr) = board.coords(last);
+            let d = lc.abs_diff(col) + lr.abs_diff(row);
+            if d <= 2 {
+                add(10, 7.0);
+            }
+        }
+        if size >= 9 && !tactical {
+            let open = !self.near_stones[p.idx()];
+            match line {
+                0 => add(20, 0.0),
+                // In open areas of a big board the second line is too low and the third and
+                // fourth lines are where play starts (corners first, then sides).
+                1 if open && size >= 13 => add(15, 0.0),
+                2 | 3 if open && size >= 13 => add(15, 14.0),
+                2 if size >= 13 => add(10, 8.0),
+                _ => {}
+            }
+        }
+        Prior {
+            visits,
+            value: wins,
+        }
     }
 }
 
@@ -325,8 +419,9 @@ mod tests {
         b.play(b.point(3, 4), Color::Black);
         b.play(b.point(5, 4), Color::Black);
         b.play(b.point(4, 4), Color::White);
-        let capture = prior(&b, Color::Black, Move::Play(b.point(4, 5)));
-        let quiet = prior(&b, Color::Black, Move::Play(b.point(1, 7)));
+        let context = PriorContext::new(&b, Color::Black);
+        let capture = context.prior(&b, Move::Play(b.point(4, 5)));
+        let quiet = context.prior(&b, Move::Play(b.point(1, 7)));
         assert!(capture.value / capture.visits as f64 > quiet.value / quiet.visits as f64);
     }
 }

@@ -9,6 +9,7 @@
 //! and once its budget is used up expansion simply stops and the search goes on from the leaves.
 
 use crate::board::{Move, Point};
+use crate::rules::HalfPoints;
 use std::sync::atomic::{
     AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
 };
@@ -47,8 +48,49 @@ pub struct Node {
     /// For analysis: wins of the node's mover counted in halves (2 a win, 1 a draw), and the
     /// sum of Black's margins in half points, over the playouts through the node. The value
     /// above mixes winning with a share of the margin; these keep the two apart for display.
-    wins2: AtomicU32,
-    margin2: AtomicI64,
+    half_wins: AtomicU32,
+    margin_halves: AtomicI64,
+}
+
+/// A playout's result for one player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Outcome {
+    /// Black's outcome of a game that Black won by `margin` (negative: lost).
+    pub fn of_margin(margin: HalfPoints) -> Outcome {
+        match margin.0.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
+    /// The outcome nearest to a value in `[0, 1]` (a win 1, a draw ½).
+    pub fn nearest(value: f64) -> Outcome {
+        match (2.0 * value).round() as i32 {
+            i32::MIN..=0 => Outcome::Loss,
+            1 => Outcome::Draw,
+            _ => Outcome::Win,
+        }
+    }
+
+    /// The same game's outcome for the other player.
+    pub fn reversed(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+
+    fn halves(self) -> u32 {
+        self as u32
+    }
 }
 
 /// A snapshot of a node's statistics.
@@ -60,9 +102,10 @@ pub struct Stats {
     pub amaf_value: f64,
     pub prior_visits: u32,
     pub prior_value: f64,
-    /// Wins of the mover in halves, and Black's summed margins in half points.
-    pub wins2: u32,
-    pub margin2: i64,
+    /// Wins of the mover (a draw counts half).
+    pub wins: f64,
+    /// Black's margins in points, summed.
+    pub margin_sum: f64,
 }
 
 impl Stats {
@@ -89,8 +132,8 @@ impl Node {
             amaf_value: (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
             prior_visits: self.prior_visits.load(Relaxed),
             prior_value: self.prior_value.load(Relaxed) as f64 / SCALE,
-            wins2: self.wins2.load(Relaxed),
-            margin2: self.margin2.load(Relaxed),
+            wins: self.half_wins.load(Relaxed) as f64 / 2.0,
+            margin_sum: self.margin_halves.load(Relaxed) as f64 / 2.0,
         }
     }
 
@@ -115,11 +158,11 @@ impl Node {
         self.value.fetch_add((v * SCALE) as u64, Relaxed);
     }
 
-    /// Adds a playout's outcome for analysis: the mover's win in halves and Black's margin.
+    /// Adds a playout's outcome for analysis: the mover's result and Black's margin.
     #[inline]
-    pub fn add_outcome(&self, wins2: u32, margin2: i32) {
-        self.wins2.fetch_add(wins2, Relaxed);
-        self.margin2.fetch_add(margin2 as i64, Relaxed);
+    pub fn add_outcome(&self, mover: Outcome, black_margin: HalfPoints) {
+        self.half_wins.fetch_add(mover.halves(), Relaxed);
+        self.margin_halves.fetch_add(black_margin.0 as i64, Relaxed);
     }
 
     /// Adds an AMAF result. A plain load and store, not a locked read-modify-write: AMAF
@@ -144,8 +187,8 @@ impl Node {
         self.prior_visits.store(prior_visits, Relaxed);
         self.prior_value
             .store((prior_value * SCALE) as u64, Relaxed);
-        self.wins2.store(0, Relaxed);
-        self.margin2.store(0, Relaxed);
+        self.half_wins.store(0, Relaxed);
+        self.margin_halves.store(0, Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
@@ -156,8 +199,9 @@ impl Node {
             .store(other.prior_visits.load(Relaxed), Relaxed);
         self.prior_value
             .store(other.prior_value.load(Relaxed), Relaxed);
-        self.wins2.store(other.wins2.load(Relaxed), Relaxed);
-        self.margin2.store(other.margin2.load(Relaxed), Relaxed);
+        self.half_wins.store(other.half_wins.load(Relaxed), Relaxed);
+        self.margin_halves
+            .store(other.margin_halves.load(Relaxed), Relaxed);
     }
 }
 

@@ -1,0 +1,227 @@
+//! Dead stones at the end of a game: which stones a count should lift.
+//!
+//! The judgement starts from an ownership map — for every point, how often Black (+1) or White
+//! (−1) owned it at the end of playouts from the position, as the search estimates it — and
+//! corrects it with two certainties that random playouts miss:
+//! - Benson's unconditional life: a group alive whatever the opponent does is never dead;
+//! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
+//!   stone not itself left in atari (no ko, no snapback), is dead.
+//!
+//! Everything here is a pure function of the position and the map, so that the engine's
+//! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
+//! finished game, come from one judgement. Lists of points are sorted and without repeats.
+
+use crate::board::{Board, Color, Move, Point, CELLS};
+use crate::game::Game;
+use crate::score;
+use std::collections::BTreeSet;
+
+/// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
+/// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
+pub const DEAD: f32 = 0.4;
+
+/// Ownership beyond which stones are surely dead (90% of playouts): what the search may lift
+/// when a line ends in two passes, and what it relies on to accept the opponent's pass.
+pub const SURELY_DEAD: f32 = 0.8;
+
+/// The dead stones of the game's position given its ownership map (`Board::points` order):
+/// the groups the map gives to the opponent beyond [`DEAD`], and the groups the opponent can
+/// capture at once.
+pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
+    let mut dead = from_ownership(game.board(), ownership, DEAD);
+    dead.extend(capturable_at_once(game, &dead));
+    dead.sort();
+    dead.dedup();
+    dead
+}
+
+/// The stones in seki once the `dead` stones are lifted.
+pub fn seki(board: &Board, dead: &[Point]) -> Vec<Point> {
+    score::seki_stones(&score::lift(board, dead))
+}
+
+/// Dead stones from an ownership map: a group is dead when its stones' mean ownership is beyond
+/// `threshold` toward the opponent, unless Benson's algorithm proves it alive.
+pub fn from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
+    // Ownership by point index, from the map's `Board::points` order.
+    let mut owner = vec![0f32; CELLS];
+    for (p, &o) in board.points().zip(ownership) {
+        owner[p.idx()] = o;
+    }
+    let mut seen = vec![false; CELLS];
+    // Groups alive whatever happens are never dead, whatever the playouts said.
+    for p in unconditionally_alive(board) {
+        seen[p.idx()] = true;
+    }
+    let mut dead = Vec::new();
+    for p in board.points() {
+        let Some(c) = board.color(p) else { continue };
+        if seen[p.idx()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.group_stones(p).collect();
+        let mean: f32 = stones.iter().map(|s| owner[s.idx()]).sum::<f32>() / stones.len() as f32;
+        let for_owner = if c == Color::Black { mean } else { -mean };
+        for &s in &stones {
+            seen[s.idx()] = true;
+        }
+        if for_owner < -threshold {
+            dead.extend(stones);
+        }
+    }
+    dead.sort();
+    dead
+}
+
+/// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that
+/// is not itself left in atari (no ko, no snapback). At the end of a game such a group is dead
+/// whatever random playouts say: they leave the capture to chance when both sides have other
+/// moves, and a group whose fate hangs on it then looks alive, even in "seki" with its captor.
+fn capturable_at_once(game: &Game, dead: &[Point]) -> Vec<Point> {
+    let board = game.board();
+    let mut found = Vec::new();
+    let mut seen = vec![false; CELLS];
+    for p in board.points() {
+        let Some(c) = board.color(p) else { continue };
+        let head = board.group_of(p);
+        if seen[head.idx()] || dead.contains(&p) {
+            continue;
+        }
+        seen[head.idx()] = true;
+        let Some(lib) = board.atari_liberty(p) else {
+            continue;
+        };
+        let captor = c.opponent();
+        if !game.is_legal(captor, Move::Play(lib)) {
+            continue;
+        }
+        let mut after = board.clone();
+        after.play(lib, captor);
+        if after.liberties(lib) >= 2 {
+            found.extend(board.group_stones(p));
+        }
+    }
+    found
+}
+
+/// The stones that are alive whatever the opponent does, even if their owner always passes
+/// (Benson's algorithm): a certainty check for dead-stone judgements that come from playouts.
+pub fn unconditionally_alive(board: &Board) -> Vec<Point> {
+    let mut alive = Vec::new();
+    for c in [Color::Black, Color::White] {
+        alive.extend(benson(board, c));
+    }
+    alive.sort();
+    alive
+}
+
+/// Benson's algorithm for colour `c`: repeatedly drop the blocks with fewer than two vital
+/// regions and the regions that touch a dropped block.
+fn benson(board: &Board, c: Color) -> Vec<Point> {
+    // Blocks of `c`, by head.
+    let mut blocks: BTreeSet<Point> = board
+        .points()
+        .filter(|&p| board.color(p) == Some(c))
+        .map(|p| board.group_of(p))
+        .collect();
+    // Regions: connected sets of points without a `c` stone, and the blocks around each.
+    let regions = score::regions(board, |p| board.color(p) != Some(c));
+    let border: Vec<BTreeSet<Point>> = regions
+        .iter()
+        .map(|r| r.border.iter().map(|&s| board.group_of(s)).collect())
+        .collect();
+    // The blocks for which a region is vital: every empty point of it is a liberty of the block.
+    let vital_to: Vec<BTreeSet<Point>> = regions
+        .iter()
+        .zip(&border)
+        .map(|(r, around)| {
+            around
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
+                        board
+                            .neighbours(p)
+                            .iter()
+                            .any(|&n| board.color(n) == Some(c) && board.group_of(n) == b)
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut live_regions: BTreeSet<usize> = (0..regions.len()).collect();
+    loop {
+        let before = (blocks.len(), live_regions.len());
+        blocks.retain(|&b| {
+            live_regions
+                .iter()
+                .filter(|&&r| vital_to[r].contains(&b))
+                .count()
+                >= 2
+        });
+        live_regions.retain(|&r| border[r].iter().all(|b| blocks.contains(b)));
+        if (blocks.len(), live_regions.len()) == before {
+            break;
+        }
+    }
+    blocks
+        .iter()
+        .flat_map(|&b| board.group_stones(b).collect::<Vec<_>>())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// Builds a position from rows of `X` (Black), `O` (White) and `.`, top row first.
+    fn position(rows: &[&str]) -> Game {
+        let mut g = Game::new(rows.len(), Rules::chinese()).unwrap();
+        let b = g.board().clone();
+        let mut stones = Vec::new();
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                let color = match ch {
+                    'X' => Some(Color::Black),
+                    'O' => Some(Color::White),
+                    _ => continue,
+                };
+                stones.push((b.point(c, r), color));
+            }
+        }
+        g.setup(&stones).unwrap();
+        g
+    }
+
+    #[test]
+    fn two_eyes_are_unconditional_life_and_one_is_not() {
+        let g = position(&[".X.X.", "XXXXX", ".....", ".....", "....."]);
+        assert_eq!(unconditionally_alive(g.board()).len(), 7);
+        let g = position(&[".X...", "XX...", ".....", ".....", "....."]);
+        assert!(unconditionally_alive(g.board()).is_empty());
+        // An opponent stone inside one of the eyes does not spoil it: the region is still
+        // all liberties of the group.
+        let g = position(&[".O.X.", "XXXXX", ".....", ".....", "....."]);
+        assert_eq!(unconditionally_alive(g.board()).len(), 6);
+    }
+
+    #[test]
+    fn ownership_kills_groups_but_not_unconditional_life() {
+        // Black's two-eyed group and a lone White stone; a map that gives everything to White.
+        let g = position(&[".X.X.", "XXXXX", ".....", "..O..", "....."]);
+        let all_white = vec![-1.0f32; 25];
+        assert!(from_ownership(g.board(), &all_white, DEAD).is_empty());
+        let all_black = vec![1.0f32; 25];
+        let b = g.board();
+        assert_eq!(from_ownership(b, &all_black, DEAD), vec![b.point(2, 3)]);
+    }
+
+    #[test]
+    fn a_group_in_atari_that_can_be_taken_at_once_is_dead() {
+        // White's A5 stone is in atari inside Black's corner: dead whatever the map says.
+        let g = position(&["OX...", ".....", ".....", ".....", "....."]);
+        let even = vec![0.0f32; 25];
+        assert_eq!(judge(&g, &even), vec![g.board().point(0, 0)]);
+    }
+}

@@ -1,0 +1,287 @@
+//! GTP's text on the wire: reading lines from the controller, cleaning them, and framing the
+//! responses.
+//!
+//! A reader thread takes raw lines (at most [`MAX_LINE`] bytes kept) and hands them over in
+//! order; it also counts the lines queued behind the running command ([`Input`]), which is what
+//! ends live analysis, pondering and, for GoGui's `# interrupt`, a running `genmove`. Each line is
+//! cleaned as GTP asks ([`preprocess`]); each response is framed as `=id text` or `?id text`
+//! ended by an empty line ([`frame`]), or written a line at a time by a command that answers
+//! while it runs ([`Stream`]). A response never contains an empty line.
+
+use super::Reply;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::sync::{mpsc, Arc};
+
+/// The longest input line kept; anything beyond is discarded and the command refused, so a
+/// runaway controller cannot make the engine allocate without bound.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines that arrived while a command runs, counted by the reader thread: a line is counted
+/// when it is read and uncounted when the main loop takes it, so the counts are exactly the
+/// lines queued behind the running command.
+#[derive(Default, Debug)]
+pub struct Input {
+    waiting: AtomicUsize,
+    interrupts: AtomicUsize,
+    /// The input has ended (the controller closed it or went away): nothing will stop an
+    /// analysis any more, so it stops now.
+    closed: AtomicBool,
+}
+
+impl Input {
+    /// Whether any line — a command, an empty line, a comment — has arrived since the running
+    /// command, or the input has ended: what ends live analysis and pondering.
+    pub fn new_line(&self) -> bool {
+        self.waiting.load(SeqCst) > 0 || self.closed.load(SeqCst)
+    }
+
+    /// Whether GoGui's `# interrupt` has arrived since the running command: what ends
+    /// `genmove` and GoGui's analysis commands early, with the best move so far.
+    pub fn interrupted(&self) -> bool {
+        self.interrupts.load(SeqCst) > 0
+    }
+
+    /// Counts a line as queued behind the running command.
+    pub(super) fn queue(&self, raw: &[u8]) {
+        if is_interrupt(raw) {
+            self.interrupts.fetch_add(1, SeqCst);
+        }
+        self.waiting.fetch_add(1, SeqCst);
+    }
+
+    /// Uncounts a line the main loop has taken to run.
+    pub(super) fn take(&self, raw: &[u8]) {
+        self.waiting.fetch_sub(1, SeqCst);
+        if is_interrupt(raw) {
+            self.interrupts.fetch_sub(1, SeqCst);
+        }
+    }
+}
+
+/// Whether a raw line is GoGui's interrupt: the comment `# interrupt`.
+fn is_interrupt(raw: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    text.trim()
+        .strip_prefix('#')
+        .is_some_and(|rest| rest.trim().eq_ignore_ascii_case("interrupt"))
+}
+
+/// One line from the reader thread: the bytes (newline excluded) and whether it was cut short.
+pub(super) struct Line {
+    pub bytes: Vec<u8>,
+    pub truncated: bool,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes, discarding the rest of a longer one. `None` at
+/// the end of input.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
+    let mut truncated = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(Line { bytes, truncated }));
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE.saturating_sub(bytes.len());
+        if chunk.len() > room {
+            truncated = true;
+        }
+        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(Line { bytes, truncated }));
+        }
+    }
+}
+
+/// Starts the reader thread on `input`: lines arrive on the returned channel, in order, each
+/// counted in `counts` before it is queued (so a running command sees it at once); the channel
+/// closes, and `counts` says so, when the input ends.
+pub(super) fn spawn_reader<R>(input: R, counts: Arc<Input>) -> io::Result<mpsc::Receiver<Line>>
+where
+    R: Read + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel::<Line>();
+    std::thread::Builder::new()
+        .name("gtp-input".into())
+        .spawn(move || {
+            let mut reader = BufReader::new(input);
+            loop {
+                match read_line(&mut reader) {
+                    Ok(Some(line)) => {
+                        counts.queue(&line.bytes);
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        log::error!("reading GTP input: {}", e);
+                        break;
+                    }
+                }
+            }
+            counts.closed.store(true, SeqCst);
+        })?;
+    Ok(rx)
+}
+
+/// The answer to a line cut at [`MAX_LINE`]: refused, with the id if it survived the cut, so
+/// the controller stays in step.
+pub(super) fn refuse_long_line(raw: &[u8]) -> String {
+    let text = preprocess(raw);
+    let id = text
+        .split(' ')
+        .next()
+        .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
+    frame(
+        id,
+        &Err(format!("syntax error: line longer than {} bytes", MAX_LINE)),
+    )
+}
+
+/// A line as GTP asks the engine to read it: control characters other than HT and LF dropped,
+/// everything from `#` on cut, HT turned into a space. Bytes outside ASCII are kept (as the
+/// replacement character when they are not UTF-8) so that they make a command fail visibly.
+pub fn preprocess(raw: &[u8]) -> String {
+    let mut kept = Vec::with_capacity(raw.len());
+    for &b in raw {
+        match b {
+            b'#' => break,
+            b'\t' => kept.push(b' '),
+            b'\n' => {}
+            0..=31 | 127 => {}
+            _ => kept.push(b),
+        }
+    }
+    // Only GTP's white space (the space, HT having become one) separates or surrounds words.
+    String::from_utf8_lossy(&kept).trim_matches(' ').to_string()
+}
+
+/// A response with its framing: `=id text` or `?id text`, always a space after the marker (GoGui
+/// reads the text after the first space), no empty line inside, and the closing empty line.
+pub fn frame(id: Option<&str>, reply: &Reply) -> String {
+    let (mark, text) = match reply {
+        Ok(t) => ('=', t.as_str()),
+        Err(t) => ('?', t.as_str()),
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push(mark);
+    if let Some(id) = id {
+        out.push_str(id);
+    }
+    out.push(' ');
+    let mut first = true;
+    for line in text.trim_end().split('\n') {
+        let line = line.trim_end_matches('\r');
+        // An empty line would end the response early; the leading one of a multi-line
+        // answer (`= ` then the diagram) is the only one allowed, as it follows the marker.
+        if line.trim().is_empty() && !first {
+            continue;
+        }
+        if !first {
+            out.push('\n');
+        }
+        out.push_str(line);
+        first = false;
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// The output of a command that answers while it runs: the `=` line when it starts, then one
+/// line at a time; the closing empty line is written when the command returns.
+pub struct Stream<'a> {
+    id: Option<&'a str>,
+    out: &'a mut dyn Write,
+    started: bool,
+    error: Option<io::Error>,
+}
+
+impl<'a> Stream<'a> {
+    pub(super) fn new(id: Option<&'a str>, out: &'a mut dyn Write) -> Stream<'a> {
+        Stream {
+            id,
+            out,
+            started: false,
+            error: None,
+        }
+    }
+
+    /// Writes the `=` line, once: from here on the command has succeeded.
+    pub fn start(&mut self) {
+        if !self.started {
+            self.started = true;
+            let head = format!("={} \n", self.id.unwrap_or(""));
+            self.write(&head);
+        }
+    }
+
+    /// Writes one line of the answer (empty lines are dropped: they would end it).
+    pub fn line(&mut self, text: &str) {
+        self.start();
+        let text = text.trim_end();
+        if !text.trim().is_empty() {
+            self.write(&format!("{}\n", text));
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self
+                .out
+                .write_all(text.as_bytes())
+                .and_then(|_| self.out.flush())
+            {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Ends the answer: the whole framed reply if nothing was written yet, else the reply's
+    /// text as the last lines and the closing empty line. An error after the `=` line cannot
+    /// be answered as one any more; it goes to the log.
+    pub(super) fn finish(mut self, reply: &Reply) -> io::Result<()> {
+        if !self.started {
+            let framed = frame(self.id, reply);
+            self.write(&framed);
+        } else {
+            match reply {
+                Ok(text) => {
+                    for l in text.lines() {
+                        self.line(l);
+                    }
+                }
+                Err(msg) => log::error!("after the answer had begun: {}", msg),
+            }
+            self.write("\n");
+        }
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_never_hold_an_empty_line() {
+        let r = frame(Some("5"), &Ok("\nline one\n\n\nline two\n\n".to_string()));
+        assert_eq!(r, "=5 \nline one\nline two\n\n");
+    }
+}

@@ -1,0 +1,545 @@
+//! The player's decisions around the search: which moves the root may consider (the game's
+//! legality, no own eye fills, no repetition under basic ko), when to pass (the opponent passed
+//! and the position as it stands wins, dame filled first under territory counting), when to
+//! resign, cleanup (KGS's `kgs-genmove_cleanup`), analysis and pondering on request, and the
+//! dead stones and seki of a finished game.
+
+use super::komi::dynamic_komi;
+use super::ownership;
+use super::run::Kept;
+use super::simulate::Root;
+use super::time::{self, Clock};
+use super::{
+    Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME, OWNERSHIP_PLAYOUTS,
+};
+use crate::board::{Color, Move, Point};
+use crate::dead::{self, DEAD, SURELY_DEAD};
+use crate::game::Game;
+use crate::rules::{HalfPoints, Scoring};
+use crate::score;
+use std::time::{Duration, Instant};
+
+/// The engine's player: configuration, clock, and the tree kept for the next move.
+pub struct Player {
+    pub(super) config: Config,
+    clock: Clock,
+    pub(super) kept: Option<Kept>,
+    /// Searches in a row, per colour, whose best value was below the resign threshold.
+    low_value_streak: [u32; 2],
+    pub(super) report: Report,
+    /// The last search's view for analysis.
+    pub(super) analysis: Analysis,
+    /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
+    pub(super) ownership: Vec<f32>,
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+}
+
+impl Player {
+    pub fn new(config: Config) -> Player {
+        Player {
+            config,
+            clock: Clock::default(),
+            kept: None,
+            low_value_streak: [0; 2],
+            report: Report::default(),
+            analysis: Analysis::default(),
+            ownership: Vec::new(),
+            pool: None,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn config_mut(&mut self) -> &mut Config {
+        &mut self.config
+    }
+
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// The last search's summary.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The last search's view for analysis (empty when the last move was decided without one).
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// Ownership from the last search or estimate (+1 Black, −1 White), in `Board::points` order;
+    /// empty before any.
+    pub fn ownership(&self) -> &[f32] {
+        &self.ownership
+    }
+
+    /// Forgets the kept tree (new game, or a position set up from outside).
+    pub fn forget(&mut self) {
+        self.kept = None;
+        self.low_value_streak = [0; 2];
+    }
+
+    /// The worker pool, built once per thread count.
+    pub(super) fn pool(&mut self) -> std::sync::Arc<rayon::ThreadPool> {
+        let threads = self.config.threads.max(1);
+        match &self.pool {
+            Some(p) if p.current_num_threads() == threads => p.clone(),
+            _ => {
+                let p = std::sync::Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .expect("thread pool"),
+                );
+                self.pool = Some(p.clone());
+                p
+            }
+        }
+    }
+
+    /// The legal root moves for `color`: the game's own legality (superko included), minus own
+    /// eye fills.
+    pub(super) fn root_moves(game: &Game, color: Color, allow_pass: bool) -> Vec<Move> {
+        let board = game.board();
+        let mut moves: Vec<Move> = board
+            .empty_points()
+            .iter()
+            .map(|&p| Move::Play(p))
+            .filter(|&mv| game.is_legal(color, mv))
+            .collect();
+        moves.sort_by_key(|m| match m {
+            Move::Play(p) => p.0,
+            Move::Pass => 0,
+        });
+        // Under basic-ko rules a stone may legally recreate an earlier position (a cycle the
+        // players may call no result); tengen never starts one while it has another move, a
+        // pass included.
+        if !game.rules().superko() {
+            let fresh: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    game.check(color, mv, crate::board::Removal::Opponent)
+                        .is_ok_and(|after| game.times_seen(after.hash()) == 0)
+                })
+                .collect();
+            if !fresh.is_empty() || (allow_pass && game.is_legal(color, Move::Pass)) {
+                moves = fresh;
+            }
+        }
+        let no_eyes: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| !matches!(mv, Move::Play(p) if board.is_eye(p, color)))
+            .collect();
+        let pass = allow_pass && game.is_legal(color, Move::Pass);
+        // Filling an own eye is never better than passing; only where passing is not allowed
+        // (the pre-judgement opening) may it be the least bad move.
+        let mut moves = if no_eyes.is_empty() && !pass {
+            moves
+        } else {
+            no_eyes
+        };
+        if pass {
+            moves.push(Move::Pass);
+        }
+        moves
+    }
+
+    /// Chooses a move for `color` and reports it; the caller plays it. With `cleanup` (KGS's
+    /// `kgs-genmove_cleanup`), dead opponent stones are captured before passing and the player
+    /// never resigns.
+    pub fn genmove(&mut self, game: &Game, color: Color, cleanup: bool) -> Decision {
+        self.genmove_watched(game, color, cleanup, &[], &mut Watch::none())
+    }
+
+    /// [`Player::genmove`], with a controller watching: an interrupt ends the search with the
+    /// best move so far, and progress reports show the search as it goes; `filters` keep the
+    /// search away from (or to) some moves near the root.
+    pub fn genmove_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        cleanup: bool,
+        filters: &[MoveFilter],
+        watch: &mut Watch,
+    ) -> Decision {
+        let start = Instant::now();
+        self.analysis = Analysis::default();
+        let limit = self.limits(game, color);
+        let board = game.board();
+        let opponent_passed =
+            matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
+        let mut allow_pass = true;
+        // Stones counted dead where a line ends with two passes in the tree: none in cleanup
+        // (the point is to capture them), and only sure ones otherwise.
+        let mut sure_dead = Vec::new();
+        if cleanup {
+            let dead = self.dead_stones(game);
+            allow_pass = !dead
+                .iter()
+                .any(|&p| board.color(p) == Some(color.opponent()));
+        } else if opponent_passed && game.is_legal(color, Move::Pass) {
+            // The opponent offers to end the game: accept if the position as it stands wins
+            // with only the surely dead stones lifted (a disputed group is settled by play, not
+            // by hope), once the dame that territory counting wants filled are filled.
+            let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+            sure_dead = dead::from_ownership(board, &own, SURELY_DEAD);
+            let margin = score::count(game, &sure_dead).margin.0 .0;
+            let wins = match color {
+                Color::Black => margin > 0,
+                Color::White => margin < 0,
+            };
+            if wins {
+                let dead = dead::from_ownership(board, &own, DEAD);
+                let dame = Self::dame_to_fill(game, color, &dead);
+                self.finish_clock(color, start);
+                return Decision::Play(dame.first().map_or(Move::Pass, |&p| Move::Play(p)));
+            }
+        } else if self.ownership.len() == board.size() * board.size() {
+            // The last search's ownership is close enough to this position to say which
+            // stones are surely dead.
+            sure_dead = dead::from_ownership(board, &self.ownership, SURELY_DEAD);
+        }
+        let moves = Self::root_moves(game, color, allow_pass);
+        let decision = match moves.as_slice() {
+            [] => Decision::Play(Move::Pass),
+            [only] => Decision::Play(*only),
+            _ => {
+                // The move's time counts from the start of genmove: what the ownership estimate
+                // above took is no longer the search's.
+                let (playouts, time) = limit;
+                let time = time.map(|t| t.saturating_sub(start.elapsed()));
+                let extra_komi = if cleanup {
+                    HalfPoints::ZERO
+                } else {
+                    dynamic_komi(game)
+                };
+                let root = Root::new(game, color, moves, &sure_dead, extra_komi, filters);
+                let mut best = self.search(game, root, (playouts, time), true, watch);
+                if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
+                    // Under territory counting, dame are filled before passing (第9条).
+                    let dead = self.dead_stones(game);
+                    if let Some(&p) = Self::dame_to_fill(game, color, &dead).first() {
+                        best = Move::Play(p);
+                    }
+                }
+                let value = self.report.value;
+                // Opening placements are valued by balance, not by winning: never resign there.
+                // Nor while dynamic komi shapes the values of a handicap game: they are not the
+                // real winning chances.
+                let resign = !cleanup
+                    && !game.in_opening()
+                    && extra_komi == HalfPoints::ZERO
+                    && self.config.resign.is_some_and(|t| value < t);
+                let streak = &mut self.low_value_streak[color.index()];
+                *streak = if resign { *streak + 1 } else { 0 };
+                if resign && *streak >= 2 && self.report.playouts >= 200 {
+                    Decision::Resign
+                } else {
+                    Decision::Play(best)
+                }
+            }
+        };
+        self.finish_clock(color, start);
+        decision
+    }
+
+    /// The dame `color` should fill before passing: none under area counting (they are worth
+    /// nothing to wait for, and the search fills them for their point); under territory
+    /// counting, the neutral points it can fill safely and legally, dead stones lifted.
+    fn dame_to_fill(game: &Game, color: Color, dead: &[Point]) -> Vec<Point> {
+        if game.rules().scoring != Scoring::Territory {
+            return Vec::new();
+        }
+        score::fillable_dame(&score::lift(game.board(), dead), color)
+            .into_iter()
+            .filter(|&p| game.is_legal(color, Move::Play(p)))
+            .collect()
+    }
+
+    fn finish_clock(&mut self, color: Color, start: Instant) {
+        self.clock.record_move(color, start.elapsed());
+    }
+
+    /// The playout and time budget for this move.
+    fn limits(&self, game: &Game, color: Color) -> (Option<u64>, Option<Duration>) {
+        let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
+        match self.clock.allotment(color, moves_left) {
+            Some(t) => (self.config.playouts, Some(t)),
+            None => self.move_budget(),
+        }
+    }
+
+    /// The configured budget of one move, without the clock: what an analysis on request
+    /// (GoGui's analysis commands) spends.
+    pub fn move_budget(&self) -> (Option<u64>, Option<Duration>) {
+        match (self.config.playouts, self.config.time) {
+            (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
+            other => other,
+        }
+    }
+
+    /// Searches the position for `color` with the given budget and nothing else (no pass or
+    /// resign shortcuts, no early stop, no clock): for analysis and benchmarks. Returns the
+    /// search's report.
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        color: Color,
+        playouts: Option<u64>,
+        time: Option<Duration>,
+    ) -> &Report {
+        self.analyse_watched(game, color, (playouts, time), &[], &mut Watch::none());
+        &self.report
+    }
+
+    /// Live analysis: searches the position for `color` (real komi, no shortcuts) until the
+    /// budget is spent or the watch interrupts it — with neither budget, until interrupted or
+    /// the tree is full — keeping to `filters`. Returns the final view.
+    pub fn analyse_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: (Option<u64>, Option<Duration>),
+        filters: &[MoveFilter],
+        watch: &mut Watch,
+    ) -> &Analysis {
+        self.analysis = Analysis::default();
+        let moves = Self::root_moves(game, color, true);
+        if !moves.is_empty() {
+            let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, filters);
+            self.search(game, root, limits, false, watch);
+        }
+        &self.analysis
+    }
+
+    /// Pondering: searches the game's position, the opponent to move, on the opponent's time
+    /// until `interrupted` says a command has come (or the tree is full), keeping the tree for
+    /// the next `genmove`. The clock is not touched: this time is not ours.
+    pub fn ponder(&mut self, game: &Game, interrupted: &dyn Fn() -> bool) {
+        let color = game.to_move();
+        let moves = Self::root_moves(game, color, true);
+        if moves.len() < 2 || self.config.seed.is_some() {
+            return;
+        }
+        let root = Root::new(game, color, moves, &[], dynamic_komi(game), &[]);
+        let mut watch = Watch {
+            interrupted,
+            min_playouts: 0,
+            progress: None,
+        };
+        self.search(game, root, (None, None), false, &mut watch);
+    }
+
+    /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`
+    /// order, +1 Black, −1 White); kept as the player's current ownership.
+    pub fn estimate_ownership(&mut self, game: &Game, playouts: u64) -> Vec<f32> {
+        let board = game.board();
+        let seed = self.config.seed.unwrap_or(0x5EED) ^ board.hash();
+        let pool = self.pool();
+        self.ownership = ownership::estimate(&pool, board, game.to_move(), playouts, seed);
+        self.ownership.clone()
+    }
+
+    /// The stones the player judges dead in the game's position (see [`crate::dead`]), from a
+    /// fresh ownership estimate.
+    pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
+        let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+        dead::judge(game, &own)
+    }
+
+    /// The stones the player judges to be in seki (after lifting the dead ones).
+    pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
+        let dead = self.dead_stones(game);
+        dead::seki(game.board(), &dead)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::run::same_moves;
+    use super::super::tree::Tree;
+    use super::*;
+    use crate::rules::Rules;
+    use crate::search::{MoveFilter, Watch};
+
+    #[test]
+    fn the_tree_is_kept_across_our_move_and_the_reply() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            playouts: Some(3000),
+            ..Config::default()
+        });
+        let Decision::Play(ours) = p.genmove(&g, Color::Black, false) else {
+            panic!("no move");
+        };
+        g.play(Color::Black, ours).unwrap();
+        // The reply the tree explored most.
+        let kept = p.kept.as_ref().unwrap();
+        let c = kept.tree.child_by_move(Tree::ROOT, ours).unwrap();
+        let reply = kept
+            .tree
+            .children(c)
+            .max_by_key(|&r| kept.tree.node(r).visits())
+            .map(|r| kept.tree.node(r).mv())
+            .unwrap();
+        let expected = kept
+            .tree
+            .node(kept.tree.child_by_move(c, reply).unwrap())
+            .visits();
+        assert!(expected > 0);
+        g.play(Color::White, reply).unwrap();
+        let capacity = Tree::capacity_for(64);
+        let t = p.reuse_tree(&g, Color::Black, capacity);
+        assert_eq!(t.root().visits(), expected);
+    }
+
+    #[test]
+    fn pondering_grows_the_tree_the_next_move_starts_from() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        let e5 = Move::Play(g.board().point(4, 4));
+        g.play(Color::Black, e5).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            playouts: Some(500),
+            ..Config::default()
+        });
+        let until = Instant::now() + Duration::from_millis(300);
+        p.ponder(&g, &|| Instant::now() >= until);
+        let kept = p.kept.as_ref().expect("pondering keeps its tree");
+        assert_eq!(kept.to_move, Color::White);
+        assert!(kept.tree.root().visits() > 500, "pondered too little");
+        // White answers with the reply pondering explored most: Black's search starts from
+        // that subtree.
+        let reply = kept
+            .tree
+            .children(Tree::ROOT)
+            .max_by_key(|&c| kept.tree.node(c).visits())
+            .unwrap();
+        let (mv, visits) = (kept.tree.node(reply).mv(), kept.tree.node(reply).visits());
+        g.play(Color::White, mv).unwrap();
+        let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(64));
+        assert_eq!(t.root().visits(), visits);
+        assert!(visits > 0);
+        // Its children are the root moves the next search wants, so it is not thrown away.
+        assert!(same_moves(&t, &Player::root_moves(&g, Color::Black, true)));
+    }
+
+    #[test]
+    fn a_tree_searched_under_other_terms_is_not_reused() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let e5 = Move::Play(g.board().point(4, 4));
+        let only_e5 = [MoveFilter {
+            color: Color::White,
+            moves: vec![e5],
+            allow: true,
+            until: 2,
+        }];
+        let mut none = Watch::none();
+        p.analyse_watched(&g, Color::Black, (Some(1000), None), &only_e5, &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1000);
+        // The same filters build on it; none (or other ones) start afresh.
+        p.analyse_watched(&g, Color::Black, (Some(300), None), &only_e5, &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1300);
+        p.analyse_watched(&g, Color::Black, (Some(300), None), &[], &mut none);
+        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 300);
+        // Dynamic komi: only a close one serves.
+        let k = p.kept.as_ref().unwrap();
+        assert!(
+            k.serves(HalfPoints::ZERO, &[])
+                && !k.serves(HalfPoints(20), &[])
+                && !k.serves(HalfPoints::ZERO, &only_e5)
+        );
+    }
+
+    #[test]
+    fn an_interrupt_ends_a_search_after_its_minimum() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 2,
+            ..Config::default()
+        });
+        let start = Instant::now();
+        let mut watch = Watch {
+            interrupted: &|| true,
+            min_playouts: 200,
+            progress: None,
+        };
+        let a = p
+            .analyse_watched(
+                &g,
+                Color::Black,
+                (None, Some(Duration::from_secs(60))),
+                &[],
+                &mut watch,
+            )
+            .clone();
+        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(a.playouts >= 200);
+        assert!(a.moves[0].visits > 0 && !a.moves[0].pv.is_empty());
+    }
+
+    #[test]
+    fn progress_reports_come_at_the_interval() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let mut seen = Vec::new();
+        let mut report = |a: &Analysis| seen.push(a.playouts);
+        let mut watch = Watch {
+            interrupted: &|| false,
+            min_playouts: 0,
+            progress: Some((Duration::from_millis(20), &mut report)),
+        };
+        p.analyse_watched(
+            &g,
+            Color::Black,
+            (None, Some(Duration::from_millis(300))),
+            &[],
+            &mut watch,
+        );
+        assert!(seen.len() >= 3, "{:?}", seen);
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{:?}", seen);
+    }
+
+    #[test]
+    fn root_moves_never_repeat_a_position_under_basic_ko() {
+        // Send two, return one on 7×7: after Black C1 and White's capture of two at A1, Black's
+        // recapture at B1 recreates the start. Japanese rules allow it; tengen does not offer it.
+        let rows = [
+            ".......", ".......", ".......", ".......", "XXXXX..", "XOOOX..", ".X.O...",
+        ];
+        let mut g = Game::new(7, Rules::japanese()).unwrap();
+        let b = g.board().clone();
+        let mut stones = Vec::new();
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                match ch {
+                    'X' => stones.push((b.point(c, r), Some(Color::Black))),
+                    'O' => stones.push((b.point(c, r), Some(Color::White))),
+                    _ => {}
+                }
+            }
+        }
+        g.setup(&stones).unwrap();
+        g.play(Color::Black, Move::Play(b.point(2, 6))).unwrap();
+        g.play(Color::White, Move::Play(b.point(0, 6))).unwrap();
+        let repeat = Move::Play(b.point(1, 6));
+        assert!(g.is_legal(Color::Black, repeat));
+        let moves = Player::root_moves(&g, Color::Black, true);
+        assert!(!moves.contains(&repeat));
+        assert!(moves.contains(&Move::Pass));
+        assert!(moves.len() > 10);
+    }
+}

@@ -1,0 +1,320 @@
+//! One search: the workers, when they stop, and the tree kept for the next move.
+//!
+//! Workers share one tree and the root; each runs simulations until the stop flag. Worker 0
+//! also watches the clock and the early stop between its own playouts, so that a one-thread
+//! search with a playout budget is reproducible; the calling thread watches the controller
+//! (interrupts, progress reports). After the search the whole tree is kept, uncopied, so that
+//! nothing is spent after the deadline; the next search takes the subtree of the moves actually
+//! played since (up to two: ours and the reply, or the reply after pondering) in one copy,
+//! within its own time.
+
+use super::analysis::{self, Analysis, MoveFilter, Watch};
+use super::ownership::{OwnershipSums, SharedOwnership};
+use super::player::Player;
+use super::simulate::{run_one, Root, Scratch};
+use super::tree::Tree;
+use super::Report;
+use crate::board::{Color, Move};
+use crate::game::Game;
+use crate::rules::HalfPoints;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// The tree kept between searches, and the position it was built for.
+pub(super) struct Kept {
+    pub(super) tree: Tree,
+    /// The root position's hash and side to move.
+    hash: u64,
+    pub(super) to_move: Color,
+    /// What the values in the tree were searched under besides the position: the dynamic komi
+    /// and the controller's move filters. A search under other terms starts afresh.
+    extra_komi: HalfPoints,
+    filters: Vec<MoveFilter>,
+}
+
+impl Kept {
+    /// Whether a search with this dynamic komi and these filters may build on the tree: same
+    /// filters, and the same komi or (in a handicap game) one a point or so away, as the
+    /// dynamic komi shrinks by about that much a move.
+    pub(super) fn serves(&self, extra_komi: HalfPoints, filters: &[MoveFilter]) -> bool {
+        let zero = HalfPoints::ZERO;
+        let komi_close = if self.extra_komi == zero || extra_komi == zero {
+            self.extra_komi == extra_komi
+        } else {
+            (self.extra_komi - extra_komi).0.abs() <= 4
+        };
+        komi_close && self.filters == filters
+    }
+}
+
+/// What the workers of one search share: the tree, the root, the budget and the stop flag.
+struct Run<'a> {
+    tree: &'a Tree,
+    root: &'a Root,
+    stop: AtomicBool,
+    /// Playouts finished (counted in batches when no playout budget asks for exactness).
+    done: AtomicU64,
+    ownership: SharedOwnership,
+    max_playouts: Option<u64>,
+    max_time: Option<Duration>,
+    early_stop: bool,
+    start: Instant,
+    seed: u64,
+}
+
+impl Run<'_> {
+    /// One worker: simulations until the stop flag.
+    fn work(&self, index: usize) {
+        // However this worker ends — a panic included — the others and the watching thread
+        // stop too, so the search returns (and a panic reaches the caller) instead of hanging.
+        struct StopOnExit<'a>(&'a AtomicBool);
+        impl Drop for StopOnExit<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _guard = StopOnExit(&self.stop);
+        let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919));
+        let mut ownership = OwnershipSums::new();
+        let mut local = 0u64;
+        while !self.stop.load(Relaxed) {
+            run_one(self.tree, self.root, &mut s, &mut ownership);
+            local += 1;
+            // Count every playout where a budget must be met exactly; otherwise publish the
+            // count in batches, off the shared cache line's hot path.
+            let total = if self.max_playouts.is_some() || local.is_multiple_of(32) {
+                let batch = if self.max_playouts.is_some() { 1 } else { 32 };
+                self.done.fetch_add(batch, Relaxed) + batch
+            } else {
+                0
+            };
+            if self.max_playouts.is_some_and(|m| total >= m) {
+                self.stop.store(true, Relaxed);
+            }
+            if local.is_multiple_of(SharedOwnership::BATCH) {
+                self.ownership.absorb(&mut ownership);
+            }
+            if local.is_multiple_of(32) && index == 0 {
+                let elapsed = self.start.elapsed();
+                if self.max_time.is_some_and(|t| elapsed >= t)
+                    || (self.early_stop
+                        && decided(self.tree, total, elapsed, self.max_playouts, self.max_time))
+                {
+                    self.stop.store(true, Relaxed);
+                }
+            }
+        }
+        if self.max_playouts.is_none() {
+            self.done.fetch_add(local % 32, Relaxed);
+        }
+        self.ownership.absorb(&mut ownership);
+    }
+
+    /// A snapshot of the search so far.
+    fn snapshot(&self) -> Analysis {
+        analysis::snapshot(
+            self.tree,
+            self.root.color,
+            self.root.extra_komi,
+            self.done.load(Relaxed),
+            &self.ownership.values(&self.root.board),
+            self.ownership.mean_margin(),
+        )
+    }
+}
+
+impl Player {
+    /// Runs a search from `root` (the game's position); returns the most visited move. The
+    /// calling thread watches the controller while the pool's workers search.
+    pub(super) fn search(
+        &mut self,
+        game: &Game,
+        root: Root,
+        (max_playouts, max_time): (Option<u64>, Option<Duration>),
+        early_stop: bool,
+        watch: &mut Watch,
+    ) -> Move {
+        let start = Instant::now();
+        let capacity = Tree::capacity_for(self.config.max_memory_mb);
+        let tree = match &self.kept {
+            Some(k) if !k.serves(root.extra_komi, root.filters.given()) => {
+                self.kept = None;
+                Tree::new(capacity)
+            }
+            _ => self.reuse_tree(game, root.color, capacity),
+        };
+        // The root's children must be exactly this move's legal moves: rebuild them if the kept
+        // tree's differ (e.g. cleanup excludes passing).
+        let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
+            Tree::new(capacity)
+        } else {
+            tree
+        };
+        let seed = self
+            .config
+            .seed
+            .unwrap_or_else(|| fastrand::u64(..))
+            .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
+        let run = Run {
+            tree: &tree,
+            root: &root,
+            stop: AtomicBool::new(false),
+            done: AtomicU64::new(0),
+            ownership: SharedOwnership::new(),
+            max_playouts,
+            max_time,
+            early_stop,
+            start,
+            seed,
+        };
+        let pool = self.pool();
+        let unbounded = max_playouts.is_none() && max_time.is_none();
+        pool.in_place_scope(|scope| {
+            for index in 0..pool.current_num_threads() {
+                let run = &run;
+                scope.spawn(move |_| run.work(index));
+            }
+            let mut next_report = watch.progress.as_ref().map(|(every, _)| start + *every);
+            while !run.stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+                let interrupted =
+                    run.done.load(Relaxed) >= watch.min_playouts && (watch.interrupted)();
+                // A search without a budget (analysis, pondering) ends when told to, or when
+                // its tree can grow no more.
+                if interrupted || (unbounded && tree.is_full()) {
+                    run.stop.store(true, Relaxed);
+                    break;
+                }
+                if let (Some(at), Some((every, report))) = (next_report, watch.progress.as_mut()) {
+                    let now = Instant::now();
+                    if now >= at {
+                        report(&run.snapshot());
+                        next_report = Some((at + *every).max(now));
+                    }
+                }
+            }
+        });
+        let playouts = run.done.load(Relaxed);
+        let analysis = run.snapshot();
+        let mut ranked: Vec<(Move, u32, f64)> = tree
+            .children(Tree::ROOT)
+            .map(|c| {
+                let n = tree.node(c);
+                let s = n.stats();
+                (
+                    n.mv(),
+                    s.visits,
+                    s.mean()
+                        .unwrap_or(s.prior_value / s.prior_visits.max(1) as f64),
+                )
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+        let best = ranked.first().map_or(Move::Pass, |r| r.0);
+        self.report = Report {
+            playouts,
+            seconds: start.elapsed().as_secs_f64(),
+            value: ranked.first().map_or(0.5, |r| r.2),
+            moves: ranked,
+            mean_margin: run.ownership.mean_margin() + root.extra_komi.as_f64(),
+        };
+        self.ownership = run.ownership.values(&root.board);
+        self.analysis = analysis;
+        log::info!(
+            "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
+            playouts,
+            self.report.seconds,
+            playouts as f64 / self.report.seconds.max(1e-9),
+            tree.nodes(),
+            best,
+            self.report.value
+        );
+        // Keep the tree for the next search (not in reproducible mode, where the same position
+        // must give the same move whatever came before).
+        self.kept = self.config.seed.is_none().then(|| Kept {
+            tree,
+            hash: root.board.hash(),
+            to_move: root.color,
+            extra_komi: root.extra_komi,
+            filters: root.filters.given().to_vec(),
+        });
+        best
+    }
+
+    /// The kept tree's subtree for this position, if the game went on from the kept root by at
+    /// most two moves that the tree has explored (or stands at the kept root), else a new tree.
+    pub(super) fn reuse_tree(&mut self, game: &Game, color: Color, capacity: usize) -> Tree {
+        let Some(kept) = self.kept.take() else {
+            return Tree::new(capacity);
+        };
+        let moves: Vec<_> = game.moves().collect();
+        for k in 0..=2usize.min(moves.len()) {
+            if game.hash_moves_ago(k) != Some(kept.hash) {
+                continue;
+            }
+            let since = &moves[moves.len() - k..];
+            // The moves since must alternate from the kept root's side to move, and leave
+            // `color` to move.
+            let mut side = kept.to_move;
+            if since.iter().any(|m| {
+                let ok = m.color == side;
+                side = side.opponent();
+                !ok
+            }) || side != color
+            {
+                continue;
+            }
+            if k == 0 {
+                return kept.tree;
+            }
+            let mut node = Some(Tree::ROOT);
+            for m in since {
+                node = node.and_then(|n| kept.tree.child_by_move(n, m.mv));
+            }
+            if let Some(n) = node {
+                return kept.tree.subtree(n, capacity);
+            }
+        }
+        Tree::new(capacity)
+    }
+}
+
+/// Whether the tree's root children are exactly `moves`.
+pub(super) fn same_moves(tree: &Tree, moves: &[Move]) -> bool {
+    let kids: Vec<Move> = tree
+        .children(Tree::ROOT)
+        .map(|c| tree.node(c).mv())
+        .collect();
+    kids.len() == moves.len() && moves.iter().all(|m| kids.contains(m))
+}
+
+/// Whether the best root move can no longer be overtaken in the budget left.
+fn decided(
+    tree: &Tree,
+    done: u64,
+    elapsed: Duration,
+    max_playouts: Option<u64>,
+    max_time: Option<Duration>,
+) -> bool {
+    if done < 500 {
+        return false;
+    }
+    let mut visits: Vec<u32> = tree
+        .children(Tree::ROOT)
+        .map(|c| tree.node(c).visits())
+        .collect();
+    if visits.len() < 2 {
+        return true;
+    }
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    let lead = (visits[0] - visits[1]) as f64;
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-6);
+    let mut left = f64::INFINITY;
+    if let Some(m) = max_playouts {
+        left = left.min(m.saturating_sub(done) as f64);
+    }
+    if let Some(t) = max_time {
+        left = left.min((t.as_secs_f64() - elapsed.as_secs_f64()).max(0.0) * rate);
+    }
+    lead > left
+}

@@ -1,0 +1,380 @@
+//! One simulation: descend the tree from the root, expand a leaf, play the game out, count it
+//! and back the value up.
+//!
+//! [`Root`] holds everything a worker needs to know about the search's position and terms,
+//! read-only while the search runs; [`Scratch`] is one worker's own space. Values are Black's
+//! until [`back_up`] turns them to each node's mover. All first plays of a simulation (tree and
+//! playout) are noted per point for the AMAF statistics.
+
+use super::analysis::{Filters, MoveFilter};
+use super::ownership::OwnershipSums;
+use super::playout;
+use super::policy;
+use super::tree::{NewChild, Outcome, Tree};
+use crate::board::{Board, Color, Move, Point, CELLS};
+use crate::game::Game;
+use crate::rules::{HalfPoints, Rules, Scoring};
+use crate::score;
+
+/// Everything a worker needs to know about the root, read-only during a search.
+pub(super) struct Root {
+    pub(super) board: Board,
+    pub(super) color: Color,
+    rules: Rules,
+    /// Komi plus handicap compensation (and dynamic komi), added to White.
+    compensation: HalfPoints,
+    /// Territory rules: stones Black has played minus stones White has (setup and handicap
+    /// included) at the root; the playout adds its own.
+    stone_balance: i32,
+    move_number: usize,
+    passes: u8,
+    expand_at: u32,
+    equivalence: f64,
+    /// The root's legal moves: its children.
+    pub(super) root_moves: Vec<Move>,
+    /// Stones counted as dead when a line ends with two passes in the tree: the colour of the
+    /// dead stone on each point (so a stone played there later is not lifted); empty: all
+    /// stones alive, the count as the board stands.
+    dead: Vec<Option<Color>>,
+    /// Whether the root is in the pre-judgement opening: colours are not assigned yet, so a
+    /// placement is worth what it leaves for both, a close game (the predictions then set the
+    /// threshold), not a lead for one colour.
+    balance: bool,
+    /// Dynamic komi the search plays by in a handicap game, included in `compensation`; taken
+    /// out again of the scores it shows.
+    pub(super) extra_komi: HalfPoints,
+    /// Moves the controller asked the search to avoid or keep to near the root.
+    pub(super) filters: Filters,
+}
+
+impl Root {
+    pub(super) fn new(
+        game: &Game,
+        color: Color,
+        root_moves: Vec<Move>,
+        dead: &[Point],
+        extra_komi: HalfPoints,
+        filters: &[MoveFilter],
+    ) -> Root {
+        let rules = *game.rules();
+        let filters = Filters::new(filters);
+        // The root keeps to the filters too, unless they leave it nothing to play.
+        let filtered: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|&mv| filters.permits(color, mv, 0))
+            .collect();
+        let root_moves = if filtered.is_empty() {
+            root_moves
+        } else {
+            filtered
+        };
+        let mut compensation = game.komi() + extra_komi;
+        if rules.handicap_compensation {
+            compensation = compensation + HalfPoints::points(game.handicap().len() as i32);
+        }
+        let stone_balance = if rules.scoring == Scoring::Territory {
+            let on_board = |c| {
+                game.board()
+                    .points()
+                    .filter(|&p| game.board().color(p) == Some(c))
+                    .count() as i32
+            };
+            // Stones played = stones on the board + stones lost as prisoners.
+            (on_board(Color::Black) + game.prisoners(Color::White) as i32)
+                - (on_board(Color::White) + game.prisoners(Color::Black) as i32)
+        } else {
+            0
+        };
+        let size = game.board().size();
+        Root {
+            board: game.board().clone(),
+            color,
+            rules,
+            compensation,
+            stone_balance,
+            move_number: game.move_number(),
+            passes: game.consecutive_passes(),
+            expand_at: 1 + size as u32 / 4,
+            equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
+            root_moves,
+            balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
+            extra_komi,
+            filters,
+            dead: if dead.is_empty() {
+                Vec::new()
+            } else {
+                let mut mask = vec![None; CELLS];
+                for &p in dead {
+                    mask[p.idx()] = game.board().color(p);
+                }
+                mask
+            },
+        }
+    }
+
+    /// Black's value of a line that ended with two passes in the tree: the board as it stands,
+    /// with the root's surely dead stones lifted.
+    fn terminal_value(&self, board: &Board, stone_diff: i32) -> (f64, HalfPoints) {
+        let area = score::area_margin_with_dead(board, &self.dead);
+        self.value_of_area(board, area, stone_diff)
+    }
+
+    /// Black's value of a finished line — the win (½ for a draw) and a small share of the
+    /// margin — and Black's margin, compensation included.
+    #[inline]
+    fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> (f64, HalfPoints) {
+        let mut margin = HalfPoints::points(area) - self.compensation;
+        if self.rules.scoring == Scoring::Territory {
+            margin = margin - HalfPoints::points(self.stone_balance + stone_diff);
+        }
+        let win = match Outcome::of_margin(margin) {
+            Outcome::Win => 1.0,
+            Outcome::Loss => 0.0,
+            Outcome::Draw => 0.5,
+        };
+        let scale = 2.0 * board.size() as f64;
+        let points = (margin.as_f64() / scale).clamp(-1.0, 1.0);
+        (0.9 * win + 0.1 * (0.5 + 0.5 * points), margin)
+    }
+
+    /// The children to create under a node where `color` moves with `board`, `depth` plies below
+    /// the root.
+    fn children(&self, board: &Board, color: Color, depth: usize, at_root: bool) -> Vec<NewChild> {
+        let mut kids = Vec::new();
+        let context = policy::PriorContext::new(board, color);
+        let mk = |mv: Move| {
+            let p = context.prior(board, mv);
+            NewChild {
+                mv,
+                prior_visits: p.visits,
+                prior_value: p.value,
+            }
+        };
+        if at_root {
+            kids.extend(self.root_moves.iter().map(|&mv| mk(mv)));
+            return kids;
+        }
+        let filtered = !self.filters.is_empty();
+        for &p in board.empty_points() {
+            if policy::worth_trying(board, p, color)
+                && (!filtered || self.filters.permits(color, Move::Play(p), depth))
+            {
+                kids.push(mk(Move::Play(p)));
+            }
+        }
+        if self.rules.pass_allowed(self.move_number + depth)
+            && (!filtered || self.filters.permits(color, Move::Pass, depth))
+        {
+            kids.push(mk(Move::Pass));
+        }
+        kids
+    }
+}
+
+/// For AMAF: per point, the generation, colour and move index of the simulation's first play
+/// there. A point's entry counts only when its generation is the current simulation's.
+struct FirstPlays {
+    generation: Vec<u32>,
+    color: Vec<u8>,
+    index: Vec<u16>,
+    current: u32,
+}
+
+impl FirstPlays {
+    fn new() -> FirstPlays {
+        FirstPlays {
+            generation: vec![0; CELLS],
+            color: vec![0; CELLS],
+            index: vec![0; CELLS],
+            current: 0,
+        }
+    }
+
+    /// Starts a new simulation: every earlier note is forgotten.
+    fn next(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.generation.iter_mut().for_each(|g| *g = 0);
+            self.current = 1;
+        }
+    }
+
+    #[inline]
+    fn note(&mut self, p: Point, c: Color, index: usize) {
+        let i = p.idx();
+        if self.generation[i] != self.current {
+            self.generation[i] = self.current;
+            self.color[i] = c as u8;
+            self.index[i] = index.min(u16::MAX as usize) as u16;
+        }
+    }
+
+    /// Whether `c` played first at `p` in this simulation, at move index `from` or later.
+    #[inline]
+    fn played_first(&self, p: Point, c: Color, from: usize) -> bool {
+        let i = p.idx();
+        self.generation[i] == self.current
+            && self.color[i] == c as u8
+            && self.index[i] as usize >= from
+    }
+}
+
+/// Scratch space of one worker.
+pub(super) struct Scratch {
+    rng: fastrand::Rng,
+    path: Vec<u32>,
+    first: FirstPlays,
+}
+
+impl Scratch {
+    pub(super) fn new(seed: u64) -> Scratch {
+        Scratch {
+            rng: fastrand::Rng::with_seed(seed),
+            path: Vec::with_capacity(64),
+            first: FirstPlays::new(),
+        }
+    }
+}
+
+/// MC-RAVE selection: the child with the best blend of its value and its AMAF value.
+#[inline]
+fn select(tree: &Tree, node: u32, equivalence: f64) -> Option<u32> {
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for c in tree.children(node) {
+        let s = tree.node(c).stats();
+        let n = s.visits as f64 + s.prior_visits as f64;
+        let w = s.value + s.prior_value;
+        let q = if n > 0.0 { w / n } else { 1.0 };
+        let score = if s.amaf_visits > 0 {
+            let an = s.amaf_visits as f64;
+            let qa = s.amaf_value / an;
+            let beta = an / (an + n + n * an / equivalence);
+            (1.0 - beta) * q + beta * qa
+        } else {
+            q
+        };
+        if score > best_score {
+            best_score = score;
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// One simulation: descend, expand, play out, back up.
+pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipSums) {
+    s.first.next();
+    let mut board = root.board.clone();
+    let mut color = root.color;
+    let mut node = Tree::ROOT;
+    s.path.clear();
+    s.path.push(node);
+    tree.node(node).add_visit();
+    let mut depth = 0usize;
+    let mut passes = root.passes;
+    let mut stone_diff = 0i32;
+    loop {
+        let n = tree.node(node);
+        if !n.is_expanded() {
+            let ready = node == Tree::ROOT || n.visits() >= root.expand_at;
+            if !(ready && !tree.is_full() && tree.try_begin_expand(node)) {
+                break;
+            }
+            let kids = root.children(&board, color, depth, node == Tree::ROOT);
+            if kids.is_empty() || !tree.finish_expand(node, &kids) {
+                break;
+            }
+        }
+        let Some(child) = select(tree, node, root.equivalence) else {
+            break;
+        };
+        tree.node(child).add_visit();
+        s.path.push(child);
+        match tree.node(child).mv() {
+            Move::Pass => {
+                board.pass();
+                passes += 1;
+            }
+            Move::Play(p) => {
+                s.first.note(p, color, depth);
+                board.play(p, color);
+                stone_diff += if color == Color::Black { 1 } else { -1 };
+                passes = 0;
+            }
+        }
+        color = color.opponent();
+        node = child;
+        depth += 1;
+        if passes >= 2 {
+            break;
+        }
+    }
+    let (black, margin) = if passes >= 2 {
+        ownership.add(&board);
+        root.terminal_value(&board, stone_diff)
+    } else {
+        // The playout's first plays are noted too, for AMAF.
+        let first = &mut s.first;
+        let out = playout::play_out(
+            &mut board,
+            color,
+            &mut s.rng,
+            policy::playout_move,
+            true,
+            |p, c, i| first.note(p, c, depth + i as usize),
+        );
+        let area = ownership.add(&board);
+        root.value_of_area(&board, area, stone_diff + out.stone_balance)
+    };
+    ownership.add_margin(margin);
+    if root.balance {
+        // Both sides value the same thing: how close the game is.
+        let scale = (root.board.size() * root.board.size()) as f64 / 4.0;
+        let balance = 1.0 - (margin.as_f64().abs() / scale).min(1.0);
+        back_up(tree, root, s, balance, true, margin);
+    } else {
+        back_up(tree, root, s, black, false, margin);
+    }
+}
+
+/// Adds a simulation's value to the nodes of its path and to the AMAF statistics of their
+/// children. With `shared`, `black` is a value both sides hold (the opening's balance) rather
+/// than Black's.
+fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool, margin: HalfPoints) {
+    // Black's result, for analysis: by the margin (in the opening, where nobody has a colour
+    // yet, the shared balance stands in for it).
+    let black_outcome = if shared {
+        Outcome::nearest(black)
+    } else {
+        Outcome::of_margin(margin)
+    };
+    // A node's value is for the player who made its move.
+    for (d, &i) in s.path.iter().enumerate() {
+        let mover = if d % 2 == 1 {
+            root.color
+        } else {
+            root.color.opponent()
+        };
+        let for_black = mover == Color::Black || shared;
+        let v = if for_black { black } else { 1.0 - black };
+        tree.node(i).add_value(v);
+        let outcome = if for_black {
+            black_outcome
+        } else {
+            black_outcome.reversed()
+        };
+        tree.node(i).add_outcome(outcome, margin);
+        // AMAF: children of this node whose move the child's mover played first, later on.
+        let child_mover = mover.opponent();
+        let cv = if shared { v } else { 1.0 - v };
+        for c in tree.children(i) {
+            if let Move::Play(p) = tree.node(c).mv() {
+                if s.first.played_first(p, child_mover, d) {
+                    tree.node(c).add_amaf(cv);
+                }
+            }
+        }
+    }
+}
