@@ -2,11 +2,19 @@
 //! positions seen (for superko and for reporting Japanese repetitions), prisoners, consecutive
 //! passes, handicap and setup stones, and the pre-judgement opening.
 //!
-//! Invariants: `board` is the position after every move of `history`; `seen` counts each
-//! position hash of `positions` (the start position and one per move), so undo is exact; a failed
-//! operation changes nothing.
+//! The record is compact, a few dozen bytes per move: each move keeps what it changed besides the
+//! stones (the board's ko and last moves, prisoners, passes, side to move), and a copy of the
+//! board is kept at the start and then every [`STONES_PER_CHECKPOINT`] stones or
+//! [`MOVES_PER_CHECKPOINT`] moves. Undo of a pass puts the saved marks back; undo of a stone
+//! copies the last checkpoint and replays the stones since it (at most a few hundred), which gives
+//! back the board exactly as it was, field for field.
+//!
+//! Invariants: `board` is the position after every move of `history`; `checkpoints[0]` is the
+//! start position and each checkpoint is the board after its number of moves; `seen` counts each
+//! position hash of `positions` (the start position and one per move), so undo is exact; a
+//! failed operation changes nothing. A game holds at most [`MAX_MOVES`] moves.
 
-use crate::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
+use crate::board::{Board, BoardError, Color, Marks, Move, Outcome, Point, Removal};
 use crate::rules::{HalfPoints, Rules};
 use std::collections::HashMap;
 use std::fmt;
@@ -26,7 +34,22 @@ pub enum GameError {
     BoardNotEmpty,
     /// Nothing to undo.
     NothingToUndo,
+    /// The record already holds [`MAX_MOVES`] moves.
+    TooLong,
 }
+
+/// The most moves a game holds. Real games end within a thousand moves (19×19 professional games
+/// within about 400; an engine's cap for a game between programs is a few times the board's
+/// area), so this leaves a hundred times that; it bounds the record at a few megabytes and
+/// keeps memory bounded under any stream of `play` commands or any SGF file.
+pub const MAX_MOVES: usize = 100_000;
+
+/// Stones played between two kept boards: undo replays at most this many.
+pub const STONES_PER_CHECKPOINT: usize = 256;
+
+/// Moves (passes included) between two kept boards, so that undo never walks a long run of
+/// passes.
+pub const MOVES_PER_CHECKPOINT: usize = 4096;
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -39,6 +62,36 @@ impl fmt::Display for GameError {
             }
             GameError::BoardNotEmpty => f.write_str("board not empty"),
             GameError::NothingToUndo => f.write_str("nothing to undo"),
+            GameError::TooLong => write!(f, "the game has reached {} moves", MAX_MOVES),
+        }
+    }
+}
+
+/// Why a diagram is not a position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum DiagramError {
+    /// As many rows as this: not a supported board side.
+    Size(usize),
+    /// A row (0 = top) with another number of points than there are rows.
+    Width { row: usize },
+    /// A character that is neither a stone nor an empty point.
+    Character { row: usize, ch: char },
+    /// Lowercase stones that do not make the rules' opening placements.
+    Opening,
+    /// The stones are not a position (a group without liberties), or a placement is illegal.
+    Game(GameError),
+}
+
+impl fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            DiagramError::Size(n) => write!(f, "{} rows: not a board size (2 to 25)", n),
+            DiagramError::Width { row } => write!(f, "row {} is not as wide as the board", row),
+            DiagramError::Character { row, ch } => write!(f, "row {}: unexpected {:?}", row, ch),
+            DiagramError::Opening => {
+                f.write_str("lowercase stones are not the rules' opening placements")
+            }
+            DiagramError::Game(e) => write!(f, "not a position: {}", e),
         }
     }
 }
@@ -49,15 +102,26 @@ impl From<BoardError> for GameError {
     }
 }
 
-/// One move of the record with what undo needs to restore.
-#[derive(Clone)]
+/// One move of the record with what undo needs to restore besides the stones.
+#[derive(Copy, Clone)]
 struct Record {
     color: Color,
     mv: Move,
-    before: Board,
+    /// The mover's own stones were removed in a both-sides-without-liberties capture (a choice
+    /// only the pre-judgement rules give): replay must remove the same side.
+    removed_own: bool,
+    /// The board's ko and last moves before the move.
+    marks: Marks,
     prisoners: [u32; 2],
     passes: u8,
     to_move: Color,
+}
+
+/// A board kept for undo: the position after the first `moves` moves.
+#[derive(Clone)]
+struct Checkpoint {
+    moves: usize,
+    board: Board,
 }
 
 /// A move as played, for SGF output and the search.
@@ -75,6 +139,10 @@ pub struct Game {
     board: Board,
     to_move: Color,
     history: Vec<Record>,
+    /// Boards to replay from on undo; the first is the start position.
+    checkpoints: Vec<Checkpoint>,
+    /// Stones played since the last checkpoint.
+    stones_since_checkpoint: usize,
     /// Position hashes: the start, then one after each move (a pass repeats the previous one).
     positions: Vec<u64>,
     seen: HashMap<u64, u32>,
@@ -91,6 +159,11 @@ impl Game {
         let mut g = Game {
             rules,
             komi: rules.default_komi,
+            checkpoints: vec![Checkpoint {
+                moves: 0,
+                board: board.clone(),
+            }],
+            stones_since_checkpoint: 0,
             board,
             to_move: rules.first_player,
             history: Vec::new(),
@@ -102,6 +175,60 @@ impl Game {
         };
         g.record_position(g.board.hash());
         Some(g)
+    }
+
+    /// A game set up from a diagram: one row of text per board row, top row first, `X` a Black
+    /// stone, `O` a White stone, `.` an empty point; white space between points is ignored, and
+    /// the board's side is the number of rows. Lowercase `x` and `o` are stones placed by moves
+    /// where the rules open with placements (pre-judgement: White, Black, White, Black), each
+    /// colour's in reading order, so that play continues after the opening; under other rules
+    /// they are set-up stones like the uppercase ones. How tests and tools write positions.
+    pub fn from_diagram<S: AsRef<str>>(rows: &[S], rules: Rules) -> Result<Game, DiagramError> {
+        let size = rows.len();
+        let mut g = Game::new(size, rules).ok_or(DiagramError::Size(size))?;
+        let mut stones = Vec::new();
+        // Stones for the opening placements by colour index, in reading order.
+        let mut placements: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+        for (row, line) in rows.iter().enumerate() {
+            let points: Vec<char> = line
+                .as_ref()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if points.len() != size {
+                return Err(DiagramError::Width { row });
+            }
+            for (col, ch) in points.into_iter().enumerate() {
+                let p = g.board.point(col, row);
+                match ch {
+                    'X' => stones.push((p, Some(Color::Black))),
+                    'O' => stones.push((p, Some(Color::White))),
+                    'x' => placements[Color::Black.index()].push(p),
+                    'o' => placements[Color::White.index()].push(p),
+                    '.' => {}
+                    ch => return Err(DiagramError::Character { row, ch }),
+                }
+            }
+        }
+        let placed = placements[0].len() + placements[1].len();
+        let play_placements = rules.opening_placements > 0 && placed > 0;
+        if !play_placements {
+            for c in [Color::Black, Color::White] {
+                stones.extend(placements[c.index()].iter().map(|&p| (p, Some(c))));
+            }
+        }
+        g.setup(&stones).map_err(DiagramError::Game)?;
+        if play_placements {
+            if placed != rules.opening_placements as usize {
+                return Err(DiagramError::Opening);
+            }
+            let mut next = [placements[0].iter(), placements[1].iter()];
+            while let Some(c) = rules.opening_color(g.move_number()) {
+                let &p = next[c.index()].next().ok_or(DiagramError::Opening)?;
+                g.play(c, Move::Play(p)).map_err(DiagramError::Game)?;
+            }
+        }
+        Ok(g)
     }
 
     /// Clears the board, keeping size, rules and komi.
@@ -152,6 +279,24 @@ impl Game {
             color: r.color,
             mv: r.mv,
         })
+    }
+
+    /// The moves played, in order, each with the side its stone removed in a
+    /// both-sides-without-liberties capture: [`Removal::Own`] only where the mover's own stones
+    /// went (what a record must say to be replayed).
+    pub fn moves_with_removal(&self) -> impl Iterator<Item = (PlayedMove, Removal)> + '_ {
+        self.history.iter().map(|r| {
+            let played = PlayedMove {
+                color: r.color,
+                mv: r.mv,
+            };
+            (played, removal_of(r.removed_own))
+        })
+    }
+
+    /// The position before the first move: the empty board, or the setup or handicap stones.
+    pub fn start_board(&self) -> &Board {
+        &self.checkpoints[0].board
     }
 
     /// Stones captured by `c`.
@@ -283,16 +428,28 @@ impl Game {
         mv: Move,
         removal: Removal,
     ) -> Result<Outcome, GameError> {
+        if self.history.len() >= MAX_MOVES {
+            return Err(GameError::TooLong);
+        }
         let (after, outcome) = self.try_move(color, mv, removal)?;
-        let before = std::mem::replace(&mut self.board, after);
+        let removed_own = match mv {
+            Move::Play(p) => {
+                self.rules.mover_chooses_removal
+                    && removal == Removal::Own
+                    && self.board.is_mutual_capture(p, color)
+            }
+            Move::Pass => false,
+        };
         self.history.push(Record {
             color,
             mv,
-            before,
+            removed_own,
+            marks: self.board.marks(),
             prisoners: self.prisoners,
             passes: self.passes,
             to_move: self.to_move,
         });
+        self.board = after;
         self.prisoners[color.index()] += outcome.captured as u32;
         self.prisoners[color.opponent().index()] += outcome.lost as u32;
         self.passes = if mv == Move::Pass {
@@ -302,6 +459,17 @@ impl Game {
         };
         self.to_move = color.opponent();
         self.record_position(self.board.hash());
+        self.stones_since_checkpoint += (mv != Move::Pass) as usize;
+        let last = self.checkpoints.last().expect("the start position");
+        if self.stones_since_checkpoint >= STONES_PER_CHECKPOINT
+            || self.history.len() - last.moves >= MOVES_PER_CHECKPOINT
+        {
+            self.checkpoints.push(Checkpoint {
+                moves: self.history.len(),
+                board: self.board.clone(),
+            });
+            self.stones_since_checkpoint = 0;
+        }
         Ok(outcome)
     }
 
@@ -309,7 +477,28 @@ impl Game {
     pub fn undo(&mut self) -> Result<(), GameError> {
         let r = self.history.pop().ok_or(GameError::NothingToUndo)?;
         self.forget_position();
-        self.board = r.before;
+        let moves = self.history.len();
+        if self.checkpoints.last().expect("the start position").moves > moves {
+            self.checkpoints.pop();
+            let from = self.checkpoints.last().expect("the start position").moves;
+            self.stones_since_checkpoint = self.history[from..]
+                .iter()
+                .filter(|h| h.mv != Move::Pass)
+                .count();
+        } else if r.mv != Move::Pass {
+            self.stones_since_checkpoint -= 1;
+        }
+        if r.mv != Move::Pass {
+            // The stones as they were: the last checkpoint, then the stones played since.
+            let last = self.checkpoints.last().expect("the start position");
+            self.board.copy_from(&last.board);
+            for h in &self.history[last.moves..] {
+                if let Move::Play(p) = h.mv {
+                    self.board.play_with(p, h.color, removal_of(h.removed_own));
+                }
+            }
+        }
+        self.board.restore_marks(r.marks);
         self.prisoners = r.prisoners;
         self.passes = r.passes;
         self.to_move = r.to_move;
@@ -336,6 +525,7 @@ impl Game {
                 }
             }
         }
+        self.checkpoints[0].board.copy_from(&board);
         self.board = board;
         self.positions.clear();
         self.seen.clear();
@@ -363,6 +553,15 @@ impl Game {
 
     fn board_area(&self) -> usize {
         self.board.size() * self.board.size()
+    }
+}
+
+/// The removal a record's flag stands for.
+fn removal_of(removed_own: bool) -> Removal {
+    if removed_own {
+        Removal::Own
+    } else {
+        Removal::Opponent
     }
 }
 
@@ -401,6 +600,144 @@ mod tests {
         assert_eq!(g.board(), &start);
         assert_eq!(g.prisoners(Color::Black), 0);
         assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+    }
+
+    /// Everything observable of a board: stones, ko, last moves, the empty list's order.
+    fn snapshot(b: &Board) -> (Board, (Move, Move), Vec<Point>) {
+        (b.clone(), b.last_moves(), b.empty_points().to_vec())
+    }
+
+    #[test]
+    fn a_move_costs_bytes_not_a_board() {
+        // What the record keeps per move, and the kept boards a long run of passes adds.
+        assert!(
+            std::mem::size_of::<Record>() <= 32,
+            "{}",
+            std::mem::size_of::<Record>()
+        );
+        let mut g = Game::new(19, Rules::japanese()).unwrap();
+        for i in 0..10_000 {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            g.play(c, Move::Pass).unwrap();
+        }
+        assert_eq!(g.checkpoints.len(), 1 + 10_000 / MOVES_PER_CHECKPOINT);
+    }
+
+    #[test]
+    fn undo_across_kept_boards_is_exact() {
+        // A long random game on 5x5 (thousands of stones, captures, passes, ko) crosses many
+        // kept boards; undo must give back every earlier board exactly, and the prisoners,
+        // passes and side to move with it.
+        for rules in [Rules::japanese(), Rules::chinese(), Rules::prejudgement()] {
+            let mut rng = fastrand::Rng::with_seed(0x0c0de);
+            let mut g = Game::new(5, rules).unwrap();
+            let mut states = vec![(snapshot(g.board()), g.prisoners, g.passes, g.to_move)];
+            while g.move_number() < 4000 {
+                let color = rules.opening_color(g.move_number()).unwrap_or(g.to_move());
+                let mut cands = g.board().empty_points().to_vec();
+                let mut played = false;
+                while !cands.is_empty() && (g.in_opening() || rng.f64() > 0.03) {
+                    let p = cands.swap_remove(rng.usize(..cands.len()));
+                    let removal = if rng.bool() {
+                        Removal::Own
+                    } else {
+                        Removal::Opponent
+                    };
+                    if g.play_with(color, Move::Play(p), removal).is_ok() {
+                        played = true;
+                        break;
+                    }
+                }
+                if !played && g.play(color, Move::Pass).is_err() {
+                    break;
+                }
+                states.push((snapshot(g.board()), g.prisoners, g.passes, g.to_move));
+            }
+            assert!(g.checkpoints.len() > 3, "{}", g.checkpoints.len());
+            states.pop();
+            while let Some(want) = states.pop() {
+                g.undo().unwrap();
+                assert_eq!(
+                    (snapshot(g.board()), g.prisoners, g.passes, g.to_move),
+                    want,
+                    "{} after undo to move {}",
+                    rules.name,
+                    g.move_number()
+                );
+                g.board().verify().unwrap();
+            }
+            assert_eq!(g.checkpoints.len(), 1);
+            assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+        }
+    }
+
+    #[test]
+    fn a_full_record_refuses_more_moves() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        for i in 0..MAX_MOVES {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            g.play(c, Move::Pass).unwrap();
+        }
+        let p = pt(&g, "E5");
+        let before = snapshot(g.board());
+        assert_eq!(g.play(Color::Black, Move::Play(p)), Err(GameError::TooLong));
+        assert_eq!(g.play(Color::Black, Move::Pass), Err(GameError::TooLong));
+        assert_eq!(snapshot(g.board()), before);
+        assert_eq!((g.move_number(), g.to_move()), (MAX_MOVES, Color::Black));
+        g.undo().unwrap();
+        g.play(Color::White, Move::Play(p)).unwrap();
+    }
+
+    #[test]
+    fn diagrams_set_up_positions() {
+        let g = Game::from_diagram(&["X O .", ". X .", ". . ."], Rules::japanese()).unwrap();
+        let b = g.board();
+        assert_eq!(b.color(pt(&g, "A3")), Some(Color::Black));
+        assert_eq!(b.color(pt(&g, "B3")), Some(Color::White));
+        assert_eq!(b.color(pt(&g, "B2")), Some(Color::Black));
+        assert_eq!(b.empty_points().len(), 6);
+        assert_eq!((g.move_number(), g.start_board()), (0, b));
+
+        // Lowercase stones: the opening placements where the rules have them, else setup.
+        let rows = ["o....", ".....", "..X..", ".....", "x...o"];
+        let pj = Game::from_diagram(&rows, Rules::prejudgement());
+        assert_eq!(pj.err(), Some(DiagramError::Opening), "three placements");
+        let rows = ["o...x", ".....", "..X..", ".....", "x...o"];
+        let pj = Game::from_diagram(&rows, Rules::prejudgement()).unwrap();
+        let order: Vec<_> = pj.moves().map(|m| (m.color, m.mv)).collect();
+        let at = |s| Move::Play(pt(&pj, s));
+        let w = Color::White;
+        let want = [
+            (w, at("A5")),
+            (Color::Black, at("E5")),
+            (w, at("E1")),
+            (Color::Black, at("A1")),
+        ];
+        assert_eq!(order, want);
+        assert!(!pj.in_opening());
+        let jp = Game::from_diagram(&rows, Rules::japanese()).unwrap();
+        assert_eq!(jp.move_number(), 0);
+        assert_eq!(jp.board(), pj.board());
+
+        let err = |rows: &[&str]| Game::from_diagram(rows, Rules::chinese()).err();
+        assert_eq!(err(&["X"]), Some(DiagramError::Size(1)));
+        assert_eq!(err(&["X.", "..."]), Some(DiagramError::Width { row: 1 }));
+        assert_eq!(
+            err(&["X.", ".#"]),
+            Some(DiagramError::Character { row: 1, ch: '#' })
+        );
+        assert_eq!(
+            err(&["XO", "O."]),
+            Some(DiagramError::Game(GameError::Board(BoardError::Suicide)))
+        );
     }
 
     #[test]

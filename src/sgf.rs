@@ -58,6 +58,11 @@ struct Frame {
     had_child: bool,
 }
 
+/// The most nodes a main line may have: the root, then for each move of the longest game a
+/// [`Game`] holds its node and room for one node without a move. A longer record is refused
+/// while it is read, before its nodes take hundreds of bytes each.
+pub const MAX_MAIN_LINE_NODES: usize = 1 + 2 * crate::game::MAX_MOVES;
+
 /// The main line of the first game in `text`: its nodes from the root on.
 pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     let chars: Vec<char> = text.chars().collect();
@@ -105,6 +110,12 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
                 let keep = frame.main;
                 let (node, next) = read_node(&chars, i + 1)?;
                 if keep {
+                    if nodes.len() == MAX_MAIN_LINE_NODES {
+                        return err(format!(
+                            "more than {} nodes on the main line",
+                            MAX_MAIN_LINE_NODES
+                        ));
+                    }
                     nodes.push(node);
                 }
                 i = next;
@@ -450,10 +461,7 @@ fn point_letters(board: &Board, p: Point) -> String {
 /// The game as an FF[4] record: root properties (size, komi, rules, handicap, the starting
 /// stones), then one node per move. No line is empty, so the text can be a GTP response.
 pub fn write(game: &Game, info: &Info) -> String {
-    // The starting position is the board with every move taken back.
-    let mut start = game.clone();
-    while start.undo().is_ok() {}
-    let board = start.board();
+    let board = game.start_board();
     let mut root = format!(
         "(;FF[4]GM[1]CA[UTF-8]AP[tengen:{}]SZ[{}]KM[{}]RU[{}]",
         env!("CARGO_PKG_VERSION"),
@@ -493,33 +501,17 @@ pub fn write(game: &Game, info: &Info) -> String {
             }
         }
     }
-    // The position after each move, to find the moves that removed the mover's own stones: the
-    // record does not say which, but replaying them the default way gives another position.
-    let mut after: Vec<Board> = Vec::new();
-    let mut back = game.clone();
-    while back.move_number() > 0 {
-        after.push(back.board().clone());
-        if back.undo().is_err() {
-            break;
-        }
-    }
-    after.reverse();
-    let mut replay = start.clone();
     let mut out = root;
-    for (i, m) in game.moves().enumerate() {
+    for (i, (m, removal)) in game.moves_with_removal().enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
         let v = match m.mv {
             Move::Pass => String::new(),
             Move::Play(p) => point_letters(board, p),
         };
-        let own = replay
-            .check(m.color, m.mv, Removal::Opponent)
-            .map_or(true, |b| Some(&b) != after.get(i));
-        let removal = if own { Removal::Own } else { Removal::Opponent };
-        // The replay follows the game; a failure would mean the record is not a game.
-        let _ = replay.play_with(m.color, m.mv, removal);
         out.push_str(&format!(";{}[{}]", m.color.letter(), v));
-        if own {
+        // A move that removed the mover's own stones says so: replayed the default way it
+        // would give another position.
+        if removal == Removal::Own {
             out.push_str("RM[own]");
         }
     }

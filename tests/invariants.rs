@@ -4,7 +4,9 @@
 //! `two_liberties`) must match its listed liberties, and the reported capture outcome must match
 //! the stone counts and prisoners. Every tenth game also runs the reference rules alongside and
 //! compares legality, stones and prisoners move by move. At the end, undoing every move must give
-//! back the empty board.
+//! back each earlier board in turn (stones, ko, last moves, the order of the empty-point list),
+//! down to the empty board. A board copied into another with `copy_from` must be the same board
+//! and go on the same way.
 //!
 //! Games are seeded (`seed = base + game`), and a failure names the test, seed and game number.
 
@@ -13,7 +15,7 @@ mod common;
 use common::reference::RefGame;
 use common::tengen_stones;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use tengen::board::{Board, Color, Move, Removal};
+use tengen::board::{Board, Color, Move, Point, Removal};
 use tengen::game::Game;
 use tengen::rules::Rules;
 
@@ -98,6 +100,25 @@ fn check_groups(b: &Board) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether two boards are the same as far as anything can observe: stones, ko, hash, last
+/// moves and the order of the empty-point list (which playouts draw from).
+fn same_board(a: &Board, b: &Board) -> Result<(), String> {
+    if a != b || a.hash() != b.hash() {
+        return Err(format!("boards differ:\n{}\n{}", a, b));
+    }
+    if a.last_moves() != b.last_moves() {
+        return Err(format!(
+            "last moves {:?} vs {:?}",
+            a.last_moves(),
+            b.last_moves()
+        ));
+    }
+    if a.empty_points() != b.empty_points() {
+        return Err("the empty-point lists differ in order".into());
+    }
+    Ok(())
+}
+
 fn count(b: &Board, c: Color) -> usize {
     b.points().filter(|&p| b.color(p) == Some(c)).count()
 }
@@ -113,6 +134,8 @@ fn play_game(
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut g = Game::new(size, rules).expect("valid size");
     let empty = g.board().clone();
+    // The board after each move (the empty board first), for undo to give back.
+    let mut boards = vec![empty.clone()];
     let mut r = with_ref.then(|| RefGame::new(size, rules));
     let cap = 3 * size * size;
     let pass_prob = match size {
@@ -260,6 +283,7 @@ fn play_game(
             }
         }
         stats.moves += 1;
+        boards.push(g.board().clone());
         let b = g.board();
         b.verify()
             .map_err(|e| format!("move {}: verify: {}\n{}", k, e, b))?;
@@ -282,6 +306,7 @@ fn play_game(
     let moves = g.move_number();
     for i in 0..moves {
         g.undo().map_err(|e| format!("undo {}: {}", i, e))?;
+        same_board(g.board(), &boards[moves - 1 - i]).map_err(|e| format!("undo {}: {}", i, e))?;
         if with_ref {
             g.board()
                 .verify()
@@ -451,4 +476,73 @@ fn random_other_sizes() {
             );
         }
     }
+}
+
+/// A random legal move for `c` on `b`, if any.
+fn random_legal(b: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+    let mut cands = b.empty_points().to_vec();
+    while !cands.is_empty() {
+        let p = cands.swap_remove(rng.usize(..cands.len()));
+        if b.is_legal(p, c) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+#[test]
+fn copy_from_gives_the_same_board() {
+    // Random games on the board alone. After every move the position is copied into a board of
+    // the same size that has gone its own way, and into one of another size; each copy must be
+    // the board itself, pass `verify`, and stay the same board when the game goes on from it.
+    let sizes = [2usize, 5, 9, 13, 19, 25];
+    let mut copies = 0;
+    for (i, &size) in sizes.iter().enumerate() {
+        let other_size = sizes[(i + 1) % sizes.len()];
+        let mut rng = fastrand::Rng::with_seed(0xc0b1 + size as u64);
+        let mut b = Board::new(size).unwrap();
+        let mut same = Board::new(size).unwrap();
+        let mut other = Board::new(other_size).unwrap();
+        let mut color = Color::Black;
+        for k in 0..3 * size * size {
+            // The kept board diverges: a random move of its own, then the copy.
+            if let Some(p) = random_legal(&same, color.opponent(), &mut rng) {
+                same.play(p, color.opponent());
+            }
+            same.copy_from(&b);
+            other.copy_from(&b);
+            for copy in [&same, &other] {
+                same_board(copy, &b)
+                    .unwrap_or_else(|e| panic!("{}x{} move {}: {}", size, size, k, e));
+                copy.verify()
+                    .unwrap_or_else(|e| panic!("{}x{} move {}: {}", size, size, k, e));
+            }
+            copies += 2;
+            let mv = if rng.f64() < 0.05 {
+                None
+            } else {
+                random_legal(&b, color, &mut rng)
+            };
+            for copy in [&mut same, &mut other] {
+                match mv {
+                    Some(p) => assert_eq!(copy.play(p, color), b.clone().play(p, color)),
+                    None => copy.pass(),
+                }
+            }
+            match mv {
+                Some(p) => {
+                    b.play(p, color);
+                }
+                None => b.pass(),
+            }
+            for copy in [&same, &other] {
+                same_board(copy, &b)
+                    .unwrap_or_else(|e| panic!("{}x{} after move {}: {}", size, size, k, e));
+                copy.verify().unwrap();
+            }
+            other = Board::new(other_size).unwrap();
+            color = color.opponent();
+        }
+    }
+    assert!(copies > 1000);
 }

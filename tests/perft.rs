@@ -5,9 +5,7 @@
 mod common;
 
 use common::reference::{parse_diagram, RefGame, RefMove};
-use common::{
-    all_rules, check_perft, describe, play_both, setup_both, stone, swap_colors, tengen_stones,
-};
+use common::{all_rules, check_perft, describe, play_both, setup_both, stone, tengen_stones};
 use tengen::board::{BoardError, Color, Move, Removal};
 use tengen::game::{Game, GameError};
 use tengen::perft::perft;
@@ -443,15 +441,32 @@ fn prejudgement_basic_ko() -> Rules {
     }
 }
 
-/// The first mover's colour must be the rules' first player: the diagrams are drawn for Black
-/// (`X`) moving first, and are colour-swapped for pre-judgement, where White starts.
-fn diagram_for(rules: &Rules, rows: &[&str]) -> (usize, Vec<Option<Color>>) {
-    let (n, stones) = parse_diagram(rows);
-    if rules.first_player == Color::White {
-        (n, swap_colors(&stones))
-    } else {
-        (n, stones)
-    }
+/// Both games set up from a diagram drawn for Black (`X`) moving first, colour-swapped where
+/// the rules' first player is White (pre-judgement): tengen's through `Game::from_diagram`, the
+/// reference's through its own parser.
+fn both_from_diagram(rules: Rules, rows: &[&str]) -> (Game, RefGame) {
+    let swap = rules.first_player == Color::White;
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    'X' if swap => 'O',
+                    'O' if swap => 'X',
+                    c => c,
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let g = Game::from_diagram(&rows, rules).expect("a valid diagram");
+    let (n, stones) = parse_diagram(&rows);
+    assert_eq!(
+        tengen_stones(g.board()),
+        stones,
+        "both read the diagram alike"
+    );
+    (g, RefGame::from_stones(n, rules, stones))
 }
 
 /// Plays `moves` (col,row) from a set-up position in both games, then checks that the next
@@ -464,8 +479,7 @@ fn cycle_case(
     cycle: (usize, usize),
     depth: u32,
 ) -> u64 {
-    let (n, stones) = diagram_for(&rules, rows);
-    let (mut g, mut r) = setup_both(n, rules, &stones);
+    let (mut g, mut r) = both_from_diagram(rules, rows);
     for &(col, row) in moves {
         play_both(&mut g, &mut r, stone(col, row));
     }
@@ -594,8 +608,7 @@ fn simple_ko() {
     // (1,1) is illegal at once under every ruleset, legal again after an exchange elsewhere.
     let rows = [". X O .", "X O . O", ". X O .", ". . . ."];
     for rules in all_rules() {
-        let (n, stones) = diagram_for(&rules, &rows);
-        let (mut g, mut r) = setup_both(n, rules, &stones);
+        let (mut g, mut r) = both_from_diagram(rules, &rows);
         let first = r.mover();
         play_both(&mut g, &mut r, stone(2, 1));
         assert_eq!(g.prisoners(first), 1);
@@ -632,8 +645,7 @@ fn own_removal_on_a_basic_ko_point() {
     // it. tengen answers Board(Ko).
     let rules = prejudgement_basic_ko();
     let rows = [". X O .", "X O . O", ". X O .", ". . . ."];
-    let (n, stones) = diagram_for(&rules, &rows);
-    let (mut g, mut r) = setup_both(n, rules, &stones);
+    let (mut g, mut r) = both_from_diagram(rules, &rows);
     play_both(&mut g, &mut r, stone(2, 1));
     let own = RefMove::Play {
         col: 1,

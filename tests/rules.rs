@@ -2,10 +2,11 @@
 //! suicide, the pre-judgement choice of removal, ko and longer cycles, the pre-judgement
 //! opening, and counting (the seeds' worked numbers included).
 //!
-//! Positions are drawn as rows of text, top row first: `X` Black, `O` White, `.` empty. Lowercase
-//! `x`/`o` are stones that the pre-judgement ruleset places as its four opening moves (White,
-//! Black, White, Black in reading order), so that play can follow the opening; the other rulesets
-//! get them as setup stones like the uppercase ones. Moves are named as GTP names them ("C3").
+//! Positions are drawn as rows of text (read by `Game::from_diagram`), top row first: `X` Black,
+//! `O` White, `.` empty. Lowercase `x`/`o` are stones that the pre-judgement ruleset places as
+//! its four opening moves (White, Black, White, Black in reading order), so that play can follow
+//! the opening; the other rulesets get them as setup stones like the uppercase ones. Moves are
+//! named as GTP names them ("C3").
 
 use tengen::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
 use tengen::game::{Game, GameError};
@@ -73,57 +74,6 @@ fn captures(n: u16) -> Result<Outcome, GameError> {
     })
 }
 
-/// Builds a game from rows of text (see the module comment), under `rules`.
-fn position<S: AsRef<str>>(rows: &[S], rules: Rules) -> Game {
-    let size = rows.len();
-    let mut g = Game::new(size, rules).expect("a supported size");
-    let board = g.board().clone();
-    let mut stones = Vec::new();
-    // Opening stones by colour index: [Black, White].
-    let mut opening: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
-    for (row, line) in rows.iter().enumerate() {
-        let line = line.as_ref();
-        assert_eq!(
-            line.chars().count(),
-            size,
-            "row {row} ({line:?}) is not {size} wide"
-        );
-        for (col, ch) in line.chars().enumerate() {
-            let p = board.point(col, row);
-            match ch {
-                'X' => stones.push((p, Some(B))),
-                'O' => stones.push((p, Some(W))),
-                'x' => opening[B.index()].push(p),
-                'o' => opening[W.index()].push(p),
-                '.' => {}
-                _ => panic!("unexpected {ch:?} in row {row}"),
-            }
-        }
-    }
-    let has_opening = !opening[0].is_empty() || !opening[1].is_empty();
-    let place_in_opening = is_prejudgement(rules) && has_opening;
-    if !place_in_opening {
-        for c in [B, W] {
-            stones.extend(opening[c.index()].iter().map(|&p| (p, Some(c))));
-        }
-    }
-    g.setup(&stones).expect("a legal setup");
-    if place_in_opening {
-        assert_eq!(
-            (opening[0].len(), opening[1].len()),
-            (2, 2),
-            "two x and two o"
-        );
-        let [black, white] = &opening;
-        for (&w, &b) in white.iter().zip(black) {
-            g.play(W, Move::Play(w)).expect("an opening placement");
-            g.play(B, Move::Play(b)).expect("an opening placement");
-        }
-        assert!(!g.in_opening());
-    }
-    g
-}
-
 /// The board as rows of `X`, `O` and `.`, top row first.
 fn diagram(b: &Board) -> Vec<String> {
     (0..b.size())
@@ -175,7 +125,7 @@ fn gtp_vertices_skip_i_and_count_rows_from_the_bottom() {
     assert_eq!(vertex(9, "A+1"), None);
 
     // The text diagram and the vertex name agree with the engine's own display.
-    let g = position(
+    let g = Game::from_diagram(
         &[
             ".........",
             ".........",
@@ -188,7 +138,8 @@ fn gtp_vertices_skip_i_and_count_rows_from_the_bottom() {
             "........O",
         ],
         Rules::japanese(),
-    );
+    )
+    .unwrap();
     assert_eq!(g.board().color(pt(&g, "C3")), Some(B));
     assert_eq!(g.board().color(pt(&g, "J1")), Some(W));
     let shown = g.board().to_string();
@@ -210,7 +161,7 @@ fn single_capture() {
         "x.....o",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(g.board().liberties(pt(&g, "D4")), 1, "{}", rules.name);
         assert_eq!(play(&mut g, B, "D3"), captures(1), "{}", rules.name);
         expect_board(
@@ -242,7 +193,7 @@ fn multi_stone_capture() {
         "x.....o",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(play(&mut g, B, "D3"), captures(3), "{}", rules.name);
         expect_board(
             &g,
@@ -273,7 +224,7 @@ fn capture_of_two_groups_at_once() {
         "x.....o",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         // D4 is the last liberty of both the single stone C4 and the pair E4-E5.
         assert_eq!(play(&mut g, B, "D4"), captures(3), "{}", rules.name);
         expect_board(
@@ -305,7 +256,7 @@ fn capture_on_the_edge_and_in_the_corner() {
         "O..XOX.",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         // The corner stone has two liberties, the edge stone three, the edge pair three.
         assert_eq!(play(&mut g, B, "B1"), captures(1), "corner, {}", rules.name);
         pass(&mut g, W);
@@ -348,7 +299,7 @@ fn snapback_and_prisoners_per_colour() {
         "XO..OX.",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(
             play(&mut g, B, "C1"),
             captures(0),
@@ -402,7 +353,7 @@ fn single_stone_suicide_is_refused_by_every_ruleset() {
         ".O.....",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         let before = diagram(g.board());
         let moves = g.move_number();
         for v in ["D4", "A1"] {
@@ -440,7 +391,7 @@ fn group_suicide_is_legal_only_under_prejudgement() {
         ".......",
     ];
     for rules in NO_SUICIDE {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(
             play(&mut g, B, "D3"),
             Err(GameError::Board(BoardError::Suicide)),
@@ -450,7 +401,7 @@ fn group_suicide_is_legal_only_under_prejudgement() {
         expect_board(&g, &rows, rules.name);
         assert_eq!((g.prisoners(B), g.prisoners(W)), (0, 0));
     }
-    let mut g = position(&rows, Rules::prejudgement());
+    let mut g = Game::from_diagram(&rows, Rules::prejudgement()).unwrap();
     assert_eq!(
         play(&mut g, B, "D3"),
         Ok(Outcome {
@@ -494,7 +445,7 @@ fn group_suicide_that_repeats_a_position() {
         ".......",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(play(&mut g, B, "D4"), captures(0), "{}", rules.name);
         assert_eq!(g.board().liberties(pt(&g, "D4")), 1);
         let mut elsewhere = g.clone();
@@ -572,12 +523,12 @@ fn both_sides_without_liberties() {
     ];
     for rules in ALL {
         // The default removes the opponent's stones under every ruleset.
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         assert_eq!(play(&mut g, B, "D4"), captures(1), "{}", rules.name);
         expect_board(&g, &white_removed, rules.name);
         assert_eq!((g.prisoners(B), g.prisoners(W)), (1, 0), "{}", rules.name);
 
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         let r = play_with(&mut g, B, "D4", Removal::Own);
         if is_prejudgement(rules) {
             assert_eq!(
@@ -623,7 +574,7 @@ fn basic_ko() {
         ".......",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         // Removing its own stone instead would recreate the position: never legal.
         let mut own = g.clone();
         let r = play_with(&mut own, B, "D4", Removal::Own);
@@ -692,7 +643,7 @@ fn triple_ko() {
         (W, "B4"),
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         let start = g.board().hash();
         for &(c, v) in &cycle[..5] {
             assert_eq!(play(&mut g, c, v), captures(1), "{c} {v}, {}", rules.name);
@@ -758,7 +709,7 @@ fn send_two_return_one() {
         ".X.O...",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         let start = g.board().hash();
         assert_eq!(play(&mut g, B, "C1"), captures(0), "send, {}", rules.name);
         assert_eq!(g.board().liberties(pt(&g, "D1")), 1, "White in atari");
@@ -865,7 +816,7 @@ fn seki_eyes_count_under_area_but_not_territory() {
         "OX.X.O.",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         g.set_komi(HalfPoints::ZERO);
         let c = score::count(&g, &[]);
         assert_eq!(c.seki.len(), 9 + 3, "{}", rules.name);
@@ -892,7 +843,7 @@ fn seki_eyes_count_under_area_but_not_territory() {
     }
     // It is a seki: filling the shared liberty loses the group.
     for rules in NO_SUICIDE {
-        let g = position(&rows, rules);
+        let g = Game::from_diagram(&rows, rules).unwrap();
         let mut b = g.clone();
         assert_eq!(play(&mut b, B, "E1"), captures(0));
         assert_eq!(play(&mut b, W, "C1"), captures(10), "{}", rules.name);
@@ -907,7 +858,7 @@ fn seki_eyes_count_under_area_but_not_territory() {
 fn dame_count_for_nobody() {
     let rows = [".X.O..."; 7];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         g.set_komi(HalfPoints::ZERO);
         let c = score::count(&g, &[]);
         assert_eq!(c.dame, 7, "{}", rules.name);
@@ -940,7 +891,7 @@ fn prisoners_count_under_territory() {
         "O.XO..X",
     ];
     for rules in NO_SUICIDE {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         g.set_komi(HalfPoints::ZERO);
         assert_eq!(play(&mut g, B, "B1"), captures(1));
         assert_eq!(play(&mut g, W, "F1"), captures(1));
@@ -968,7 +919,7 @@ fn dead_stones_are_prisoners_under_territory_only() {
         ".X.O...",
     ];
     for rules in ALL {
-        let mut g = position(&rows, rules);
+        let mut g = Game::from_diagram(&rows, rules).unwrap();
         g.set_komi(HalfPoints::ZERO);
         let dead = pt(&g, "F4");
         let c = score::count(&g, &[dead]);
@@ -1015,7 +966,7 @@ fn split_board(black_area: usize) -> Vec<String> {
 #[test]
 fn seed_chinese_count() {
     for (area, want) in [(185, "B+1.5"), (184, "W+0.5")] {
-        let mut g = position(&split_board(area), Rules::chinese());
+        let mut g = Game::from_diagram(&split_board(area), Rules::chinese()).unwrap();
         g.set_komi(HalfPoints::parse("7.5").unwrap());
         let c = score::count(&g, &[]);
         assert_eq!((c.black, c.white), (area as i32, 361 - area as i32));
@@ -1046,7 +997,7 @@ fn seed_prejudgement_thresholds() {
 
     // White's area 184, Black's 177: the board says W+7.
     let board = split_board(177);
-    let mut g = position(&board, Rules::prejudgement());
+    let mut g = Game::from_diagram(&board, Rules::prejudgement()).unwrap();
     g.set_komi(HalfPoints::ZERO);
     let raw = score::count(&g, &[]);
     assert_eq!((raw.black, raw.white), (177, 184));

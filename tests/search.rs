@@ -7,25 +7,6 @@ use tengen::game::Game;
 use tengen::rules::{HalfPoints, Rules};
 use tengen::search::{Config, Decision, Player};
 
-/// A position from rows of `X` (Black), `O` (White) and `.`, top row first, set up as stones.
-fn position(rows: &[&str], rules: Rules) -> Game {
-    let mut g = Game::new(rows.len(), rules).unwrap();
-    let b = g.board().clone();
-    let mut stones = Vec::new();
-    for (r, line) in rows.iter().enumerate() {
-        for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
-            let color = match ch {
-                'X' => Color::Black,
-                'O' => Color::White,
-                _ => continue,
-            };
-            stones.push((b.point(c, r), Some(color)));
-        }
-    }
-    g.setup(&stones).unwrap();
-    g
-}
-
 fn player(playouts: u64, seed: u64) -> Player {
     Player::new(Config {
         threads: 1,
@@ -55,7 +36,7 @@ fn captures_the_group_in_atari_that_decides_the_game() {
         ".........",
     ];
     for rules in [Rules::chinese(), Rules::japanese()] {
-        let g = position(&rows, rules);
+        let g = Game::from_diagram(&rows, rules).unwrap();
         let d = player(3000, 1).genmove(&g, Color::Black, false);
         assert_eq!(d, Decision::Play(at(&g, 1, 3)), "{}", rules.name);
     }
@@ -75,7 +56,7 @@ fn saves_its_own_big_group_in_atari() {
         ".........",
     ];
     for rules in [Rules::chinese(), Rules::japanese()] {
-        let g = position(&rows, rules);
+        let g = Game::from_diagram(&rows, rules).unwrap();
         let d = player(3000, 2).genmove(&g, Color::Black, false);
         assert_eq!(d, Decision::Play(at(&g, 6, 5)), "{}", rules.name);
     }
@@ -96,7 +77,7 @@ fn plays_the_vital_point_of_a_straight_three() {
         "X...XO.O.",
         "XXXXXOO.O",
     ];
-    let mut g = position(&rows, Rules::chinese());
+    let mut g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
     g.set_komi(HalfPoints::points(-50));
     let d = player(5000, 3).genmove(&g, Color::Black, false);
     assert_eq!(d, Decision::Play(at(&g, 2, 7)));
@@ -109,7 +90,7 @@ fn plays_the_vital_point_of_a_straight_three() {
 fn never_fills_its_own_eye() {
     // Black owns the whole board but for two eyes: the only moves are eye fills, so it passes.
     let rows = [".XXXX", "XXXXX", "XXXXX", "XXXXX", "XXXX."];
-    let g = position(&rows, Rules::chinese());
+    let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
     let d = player(500, 5).genmove(&g, Color::Black, false);
     assert_eq!(d, Decision::Play(Move::Pass));
 }
@@ -130,7 +111,7 @@ const FINISHED: [&str; 9] = [
 #[test]
 fn passes_at_the_end_of_a_finished_game_under_each_ruleset() {
     for rules in [Rules::chinese(), Rules::japanese()] {
-        let mut g = position(&FINISHED, rules);
+        let mut g = Game::from_diagram(&FINISHED, rules).unwrap();
         g.play(Color::White, Move::Pass).unwrap();
         let d = player(2000, 6).genmove(&g, Color::Black, false);
         assert_eq!(d, Decision::Play(Move::Pass), "{}", rules.name);
@@ -139,7 +120,7 @@ fn passes_at_the_end_of_a_finished_game_under_each_ruleset() {
     let mut rows = FINISHED;
     rows[0] = ".........";
     rows[1] = ".........";
-    let mut g = position(&rows, Rules::prejudgement());
+    let mut g = Game::from_diagram(&rows, Rules::prejudgement()).unwrap();
     for (c, col, row) in [
         (Color::White, 5, 0),
         (Color::Black, 4, 0),
@@ -158,7 +139,7 @@ fn passes_at_the_end_of_a_finished_game_under_each_ruleset() {
 fn does_not_pass_while_losing_and_moves_remain() {
     // White passed, but Black is behind on the board (komi 20): Black plays on rather than
     // accept a lost count.
-    let mut g = position(&FINISHED, Rules::chinese());
+    let mut g = Game::from_diagram(&FINISHED, Rules::chinese()).unwrap();
     g.set_komi(HalfPoints::points(20));
     let rows_open = g.board().empty_points().len();
     assert!(rows_open > 0);
@@ -209,7 +190,7 @@ fn dead_stones_are_judged_from_ownership() {
         "..XO.....",
         "..XO.....",
     ];
-    let g = position(&rows, Rules::chinese());
+    let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
     let mut p = player(0, 9);
     let dead = p.dead_stones(&g);
     let lone: Point = g.board().point(0, 4);
@@ -220,7 +201,7 @@ fn dead_stones_are_judged_from_ownership() {
 fn fills_the_dame_before_passing_under_japanese_rules() {
     let mut rows = FINISHED;
     rows[4] = "....X.O..";
-    let mut g = position(&rows, Rules::japanese());
+    let mut g = Game::from_diagram(&rows, Rules::japanese()).unwrap();
     g.play(Color::White, Move::Pass).unwrap();
     let d = player(2000, 10).genmove(&g, Color::Black, false);
     assert_eq!(d, Decision::Play(at(&g, 5, 4)));
@@ -237,7 +218,7 @@ fn mean_margin_follows_the_count_and_the_komi() {
     // open areas (invasions live now and then, more often in the bigger area), so the mean is
     // near it, and moving the komi moves the mean by about as much (the search itself changes
     // a little with the komi).
-    let mut g = position(&FINISHED, Rules::chinese());
+    let mut g = Game::from_diagram(&FINISHED, Rules::chinese()).unwrap();
     let r = player(2000, 12)
         .analyse(&g, Color::Black, Some(2000), None)
         .mean_margin;

@@ -64,11 +64,6 @@ pub fn to_tengen(b: &Board, mv: RefMove) -> (Move, Removal) {
     }
 }
 
-/// Colour-swaps a stone arrangement.
-pub fn swap_colors(stones: &Stones) -> Stones {
-    stones.iter().map(|s| s.map(|c| c.opponent())).collect()
-}
-
 /// A tengen game and a reference game set up on the same position.
 pub fn setup_both(n: usize, rules: Rules, stones: &Stones) -> (Game, RefGame) {
     let mut g = Game::new(n, rules).expect("valid size");
