@@ -126,9 +126,10 @@ pub fn estimate(
     let parts = pool.broadcast(|ctx| {
         let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(ctx.index() as u64));
         let mut sums = OwnershipSums::new();
+        let mut b = board.clone();
         let share = playouts / threads + u64::from((ctx.index() as u64) < playouts % threads);
         for _ in 0..share {
-            let mut b = board.clone();
+            b.copy_from(board);
             playout::heavy_playout(&mut b, color, &mut rng);
             sums.add(&b);
         }

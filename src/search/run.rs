@@ -74,7 +74,7 @@ impl Run<'_> {
             }
         }
         let _guard = StopOnExit(&self.stop);
-        let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919));
+        let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919), self.root);
         let mut ownership = OwnershipSums::new();
         let mut local = 0u64;
         while !self.stop.load(Relaxed) {

@@ -225,14 +225,17 @@ pub(super) struct Scratch {
     rng: fastrand::Rng,
     path: Vec<u32>,
     first: FirstPlays,
+    /// The simulation's board, copied from the root's at the start of each.
+    board: Board,
 }
 
 impl Scratch {
-    pub(super) fn new(seed: u64) -> Scratch {
+    pub(super) fn new(seed: u64, root: &Root) -> Scratch {
         Scratch {
             rng: fastrand::Rng::with_seed(seed),
             path: Vec::with_capacity(64),
             first: FirstPlays::new(),
+            board: root.board.clone(),
         }
     }
 }
@@ -266,7 +269,8 @@ fn select(tree: &Tree, node: u32, equivalence: f64) -> Option<u32> {
 /// One simulation: descend, expand, play out, back up.
 pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut OwnershipSums) {
     s.first.next();
-    let mut board = root.board.clone();
+    let board = &mut s.board;
+    board.copy_from(&root.board);
     let mut color = root.color;
     let mut node = Tree::ROOT;
     s.path.clear();
@@ -282,7 +286,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             if !(ready && !tree.is_full() && tree.try_begin_expand(node)) {
                 break;
             }
-            let kids = root.children(&board, color, depth, node == Tree::ROOT);
+            let kids = root.children(board, color, depth, node == Tree::ROOT);
             if kids.is_empty() || !tree.finish_expand(node, &kids) {
                 break;
             }
@@ -312,21 +316,21 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
         }
     }
     let (black, margin) = if passes >= 2 {
-        ownership.add(&board);
-        root.terminal_value(&board, stone_diff)
+        ownership.add(board);
+        root.terminal_value(board, stone_diff)
     } else {
         // The playout's first plays are noted too, for AMAF.
         let first = &mut s.first;
         let out = playout::play_out(
-            &mut board,
+            board,
             color,
             &mut s.rng,
             policy::playout_move,
             true,
             |p, c, i| first.note(p, c, depth + i as usize),
         );
-        let area = ownership.add(&board);
-        root.value_of_area(&board, area, stone_diff + out.stone_balance)
+        let area = ownership.add(board);
+        root.value_of_area(board, area, stone_diff + out.stone_balance)
     };
     ownership.add_margin(margin);
     if root.balance {

@@ -6,6 +6,7 @@
 //! liberties, and never deeper than the board is wide twice, so the cost stays bounded.
 
 use crate::board::{Board, Color, Point};
+use std::cell::RefCell;
 
 /// Small list of candidate points without allocation.
 #[derive(Clone, Copy)]
@@ -44,17 +45,40 @@ impl Candidates {
     }
 }
 
+std::thread_local! {
+    /// Boards for reading ahead, one per ply of a ladder, kept per thread so that reading
+    /// copies only the used part of a board ([`Board::copy_from`]) and never allocates after
+    /// the first read.
+    static READING: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with at least `2 × size + 2` reading boards, the first a copy of `board`.
+fn with_reading_boards<T>(board: &Board, f: impl FnOnce(&mut [Board]) -> T) -> T {
+    READING.with(|cell| {
+        let mut boards = cell.borrow_mut();
+        let needed = 2 * board.size() + 2;
+        while boards.len() < needed {
+            boards.push(board.clone());
+        }
+        boards[0].copy_from(board);
+        f(&mut boards[..])
+    })
+}
+
 /// Whether the group at `stone` (in atari, its owner to move) dies in a ladder: its owner
 /// extends at the liberty, and the opponent keeps putting it back in atari until it is
 /// captured. A capture of an adjacent attacking group in atari counts as an escape.
 pub fn ladder_captured(board: &Board, stone: Point) -> bool {
-    let mut b = board.clone();
-    captured_when_running(&mut b, stone, 2 * board.size())
+    with_reading_boards(board, |boards| {
+        let depth = boards.len() - 1;
+        captured_when_running(boards, stone, depth)
+    })
 }
 
-/// The ladder read on `b` (a copy that may be changed): `stone`'s group is in atari and its
-/// owner to move.
-fn captured_when_running(b: &mut Board, stone: Point, depth: usize) -> bool {
+/// The ladder read on `boards[0]` (which it changes; the rest are scratch for deeper plies):
+/// `stone`'s group is in atari and its owner to move. `depth` is less than `boards.len()`.
+fn captured_when_running(boards: &mut [Board], stone: Point, depth: usize) -> bool {
+    let (b, deeper) = boards.split_first_mut().expect("a board to read on");
     let Some(defender) = b.color(stone) else {
         return true;
     };
@@ -84,12 +108,13 @@ fn captured_when_running(b: &mut Board, stone: Point, depth: usize) -> bool {
         if b.liberties_after(atari, attacker) < 2 {
             continue;
         }
-        let mut next = b.clone();
+        let next = &mut deeper[0];
+        next.copy_from(b);
         next.play(atari, attacker);
         if next.liberties(stone) != 1 || next.liberties_after(other, defender) >= 3 {
             continue;
         }
-        if captured_when_running(&mut next, stone, depth - 1) {
+        if captured_when_running(deeper, stone, depth - 1) {
             return true;
         }
     }
@@ -175,15 +200,19 @@ pub fn two_liberty_moves(board: &Board, stone: Point, c: Color, out: &mut Candid
                 out.push(l);
                 continue;
             }
-            let mut after = board.clone();
-            after.play(l, c);
-            if after.color(stone).is_none() {
-                continue;
-            }
-            if !after.is_legal(other, defender)
-                || after.liberties_after(other, defender) < 2
-                || ladder_captured(&after, stone)
-            {
+            let captures = with_reading_boards(board, |boards| {
+                let after = &mut boards[0];
+                after.play(l, c);
+                if after.color(stone).is_none() {
+                    return false;
+                }
+                if !after.is_legal(other, defender) || after.liberties_after(other, defender) < 2 {
+                    return true;
+                }
+                let depth = boards.len() - 1;
+                captured_when_running(boards, stone, depth)
+            });
+            if captures {
                 out.push(l);
             }
         }
