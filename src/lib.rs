@@ -4,7 +4,7 @@
 //! Modules follow the data's path, lower layers never knowing about higher ones:
 //! `board` (stones, groups, liberties, hashes) → `rules` (what each ruleset permits and how it
 //! counts) → `game` (history, undo, superko, prisoners, phase) → `score` (area and territory
-//! counting, seki) → `perft` (move-tree counting for verification) → `search` (playouts) →
+//! counting, seki) → `patterns` (move weights learned from game records) → `perft` (move-tree counting for verification) → `search` (playouts) →
 //! `sgf` (game records) → `gtp` (the protocol, and its controller side) → `match_play`
 //! (engine-against-engine games).
 
@@ -13,6 +13,7 @@ pub mod board;
 pub mod game;
 pub mod gtp;
 pub mod match_play;
+pub mod patterns;
 pub mod perft;
 pub mod rules;
 pub mod score;
