@@ -5,6 +5,9 @@
 //! call it for every legal move at node expansion, and playouts may call [`shape_code`] (O(1):
 //! eight cells, eight liberty counts, eight symmetries) on the points near the last move.
 //!
+//! Larger shapes, diamonds of radius 2 to 4 without liberty marks ([`diamond_keys`]), cost a few
+//! hundred bit operations per candidate; they serve the priors, not the playouts.
+//!
 //! Colours are relative to the player to move ("own" and "opponent"), so a shape and its colour
 //! swap with the other player to move are the same shape.
 
@@ -164,6 +167,8 @@ pub const NONE: u8 = u8::MAX;
 pub struct MoveFeatures {
     /// Canonical 3×3 shape, or `None` for a pass.
     pub shape: Option<u32>,
+    /// Canonical diamonds of radius 2, 3 and 4 ([`diamond_keys`]); zero for a pass.
+    pub diamonds: [u128; 3],
     /// The value in each of [`GROUPS`], or [`NONE`].
     pub values: [u8; GROUP_COUNT],
 }
@@ -208,6 +213,7 @@ pub fn pass_features(board: &Board) -> MoveFeatures {
     values[PASS] = u8::from(board.last_moves().0 != Move::Pass);
     MoveFeatures {
         shape: None,
+        diamonds: [0; 3],
         values,
     }
 }
@@ -304,6 +310,143 @@ pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
 
     MoveFeatures {
         shape: Some(shape_code(board, color, p)),
+        diamonds: diamond_keys(board, color, p),
         values,
     }
+}
+
+/// The largest diamond radius: a diamond of radius r is every point within Manhattan distance r
+/// of the move, the move itself excepted.
+pub const DIAMOND_RADII: [usize; 3] = [2, 3, 4];
+/// Points of the radius-4 diamond; those of radius r come first (12 for r = 2, 24 for r = 3).
+const DIAMOND_CELLS: usize = 40;
+/// Points within each radius of [`DIAMOND_RADII`].
+pub const DIAMOND_SIZES: [usize; 3] = [12, 24, 40];
+
+/// The diamond's (dx, dy) offsets ordered by distance, then row, then column.
+const DIAMOND_OFFSETS: [(i32, i32); DIAMOND_CELLS] = make_diamond_offsets();
+/// Where point i of the diamond goes under each symmetry (distances are kept, so a smaller
+/// diamond maps onto itself).
+const DIAMOND_PERMUTATIONS: [[u8; DIAMOND_CELLS]; 8] = make_diamond_permutations();
+
+const fn make_diamond_offsets() -> [(i32, i32); DIAMOND_CELLS] {
+    let mut out = [(0, 0); DIAMOND_CELLS];
+    let mut n = 0;
+    let mut d = 1;
+    while d <= 4 {
+        let mut dy: i32 = -4;
+        while dy <= 4 {
+            let mut dx: i32 = -4;
+            while dx <= 4 {
+                if dx.abs() + dy.abs() == d {
+                    out[n] = (dx, dy);
+                    n += 1;
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+const fn make_diamond_permutations() -> [[u8; DIAMOND_CELLS]; 8] {
+    let mut out = [[0u8; DIAMOND_CELLS]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut k = 0;
+        while k < DIAMOND_CELLS {
+            let (x, y) = DIAMOND_OFFSETS[k];
+            let (mut a, mut b) = (x, y);
+            if s & 4 != 0 {
+                (a, b) = (b, a);
+            }
+            if s & 1 != 0 {
+                a = -a;
+            }
+            if s & 2 != 0 {
+                b = -b;
+            }
+            let mut j = 0;
+            while j < DIAMOND_CELLS {
+                if DIAMOND_OFFSETS[j].0 == a && DIAMOND_OFFSETS[j].1 == b {
+                    out[s][k] = j as u8;
+                }
+                j += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// The canonical diamond shapes around `p` for `color` to move, for radius 2, 3 and 4: two bits
+/// per point (0 empty, 1 edge or beyond, 2 own stone, 3 opponent stone, no liberties) in
+/// [`DIAMOND_OFFSETS`] order, the smallest of the 8 symmetric images, and the radius's index in
+/// [`DIAMOND_RADII`] in the top bits so that the three never collide.
+pub fn diamond_keys(board: &Board, color: Color, p: Point) -> [u128; 3] {
+    let (x, y) = board.coords(p);
+    let n = board.size() as i32;
+    let mut images = [0u128; 8];
+    for (i, &(dx, dy)) in DIAMOND_OFFSETS.iter().enumerate() {
+        let (cx, cy) = (x as i32 + dx, y as i32 + dy);
+        let state: u128 = if cx < 0 || cy < 0 || cx >= n || cy >= n {
+            1
+        } else {
+            match board.color(board.point(cx as usize, cy as usize)) {
+                None => 0,
+                Some(c) if c == color => 2,
+                Some(_) => 3,
+            }
+        };
+        if state != 0 {
+            for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
+                *image |= state << (2 * perm[i] as u32);
+            }
+        }
+    }
+    let mut keys = [0u128; 3];
+    for (r, key) in keys.iter_mut().enumerate() {
+        let mask = (1u128 << (2 * DIAMOND_SIZES[r])) - 1;
+        let best = images.iter().map(|&c| c & mask).min().unwrap_or(0);
+        *key = best | ((r as u128) << 120);
+    }
+    keys
+}
+
+/// A diamond key as its digits (0 empty, 1 edge, 2 own, 3 opponent), one per point.
+pub fn diamond_digits(key: u128) -> String {
+    let r = (key >> 120) as usize;
+    (0..DIAMOND_SIZES[r.min(2)])
+        .map(|k| char::from(b'0' + ((key >> (2 * k)) & 3) as u8))
+        .collect()
+}
+
+/// The key of a diamond written as digits; its length gives the radius.
+pub fn parse_diamond_digits(s: &str) -> Option<u128> {
+    let r = DIAMOND_SIZES.iter().position(|&n| n == s.len())?;
+    let mut key = (r as u128) << 120;
+    for (k, ch) in s.bytes().enumerate() {
+        if !(b'0'..=b'3').contains(&ch) {
+            return None;
+        }
+        key |= ((ch - b'0') as u128) << (2 * k);
+    }
+    Some(key)
+}
+
+/// Whether a key is the smallest of its symmetric images (as [`diamond_keys`] produces).
+pub fn is_canonical_diamond(key: u128) -> bool {
+    let r = ((key >> 120) as usize).min(2);
+    let mut images = [0u128; 8];
+    for i in 0..DIAMOND_SIZES[r] {
+        let state = (key >> (2 * i)) & 3;
+        for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
+            *image |= state << (2 * perm[i] as u32);
+        }
+    }
+    let body = key & ((1u128 << 120) - 1);
+    images.iter().all(|&c| c >= body)
 }

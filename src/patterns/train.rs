@@ -142,6 +142,8 @@ pub struct TrainConfig {
     /// …or offered as a candidate at least this often (so common bad shapes learn how bad they
     /// are); other shapes share the weight of rare shapes.
     pub min_shape_seen: u32,
+    /// A diamond gets a weight when it was played at least this often.
+    pub min_diamond_played: u32,
 }
 
 impl Default for TrainConfig {
@@ -150,14 +152,15 @@ impl Default for TrainConfig {
             iterations: 20,
             min_shape_played: 3,
             min_shape_seen: 1000,
+            min_diamond_played: 5,
         }
     }
 }
 
-/// A candidate in training form: per group the local index of its value (group 0 the shape,
-/// index 0 the rare-shape bucket), or `ABSENT`.
+/// A candidate in training form: per group the local index of its value, or `ABSENT`. Group 0 is
+/// the 3×3 shape (index 0 the rare-shape bucket), group 1 the diamond, then [`GROUPS`].
 type Team = [u16; TEAM];
-const TEAM: usize = GROUP_COUNT + 1;
+const TEAM: usize = GROUP_COUNT + 2;
 const ABSENT: u16 = u16::MAX;
 
 /// The competitions: candidates with equal features merged, each with its multiplicity.
@@ -169,14 +172,23 @@ struct Dataset {
     winners: Vec<Team>,
 }
 
-fn team_of(f: &MoveFeatures, shape_index: &HashMap<u32, u16>) -> Team {
+/// Table indices of the chosen shapes and diamonds.
+struct Tables {
+    shapes: HashMap<u32, u16>,
+    diamonds: HashMap<u128, u16>,
+}
+
+fn team_of(f: &MoveFeatures, tables: &Tables) -> Team {
     let mut t = [ABSENT; TEAM];
     if let Some(s) = f.shape {
-        t[0] = shape_index.get(&s).copied().unwrap_or(0);
+        t[0] = tables.shapes.get(&s).copied().unwrap_or(0);
+        if let Some(&d) = f.diamonds.iter().rev().find_map(|k| tables.diamonds.get(k)) {
+            t[1] = d;
+        }
     }
     for (g, &v) in f.values.iter().enumerate() {
         if v != NONE {
-            t[g + 1] = v as u16;
+            t[g + 2] = v as u16;
         }
     }
     t
@@ -184,8 +196,9 @@ fn team_of(f: &MoveFeatures, shape_index: &HashMap<u32, u16>) -> Team {
 
 /// The shapes that earn a weight of their own, in code order (index i + 1; 0 is the rare
 /// bucket).
-fn choose_shapes(games: &[TrainingGame], config: &TrainConfig) -> Vec<u32> {
+fn choose_shapes(games: &[TrainingGame], config: &TrainConfig) -> (Vec<u32>, Vec<u128>) {
     let mut counts: HashMap<u32, (u32, u32)> = HashMap::new();
+    let mut diamond_counts: HashMap<u128, u32> = HashMap::new();
     for game in games {
         for_each_position(game, |board, color, mv| {
             for_each_candidate(board, color, mv, |f| {
@@ -198,6 +211,9 @@ fn choose_shapes(games: &[TrainingGame], config: &TrainConfig) -> Vec<u32> {
                     .entry(features::shape_code(board, color, p))
                     .or_default()
                     .0 += 1;
+                for key in features::diamond_keys(board, color, p) {
+                    *diamond_counts.entry(key).or_default() += 1;
+                }
             }
         });
     }
@@ -209,12 +225,19 @@ fn choose_shapes(games: &[TrainingGame], config: &TrainConfig) -> Vec<u32> {
         .map(|(s, _)| s)
         .collect();
     kept.sort_unstable();
-    // Local indices are u16 with one value reserved; keep the table within that.
+    // Local indices are u16 with one value reserved; keep the tables within that.
     kept.truncate(u16::MAX as usize - 2);
-    kept
+    let mut diamonds: Vec<u128> = diamond_counts
+        .into_iter()
+        .filter(|&(_, played)| played >= config.min_diamond_played)
+        .map(|(k, _)| k)
+        .collect();
+    diamonds.sort_unstable();
+    diamonds.truncate(u16::MAX as usize - 2);
+    (kept, diamonds)
 }
 
-fn build_dataset(games: &[TrainingGame], shape_index: &HashMap<u32, u16>) -> Dataset {
+fn build_dataset(games: &[TrainingGame], tables: &Tables) -> Dataset {
     let mut data = Dataset {
         teams: Vec::new(),
         counts: Vec::new(),
@@ -226,7 +249,7 @@ fn build_dataset(games: &[TrainingGame], shape_index: &HashMap<u32, u16>) -> Dat
         for_each_position(game, |board, color, mv| {
             scratch.clear();
             let played =
-                for_each_candidate(board, color, mv, |f| scratch.push(team_of(&f, shape_index)));
+                for_each_candidate(board, color, mv, |f| scratch.push(team_of(&f, tables)));
             let Some(played) = played else {
                 return;
             };
@@ -252,27 +275,37 @@ fn build_dataset(games: &[TrainingGame], shape_index: &HashMap<u32, u16>) -> Dat
 pub struct TrainReport {
     pub positions: usize,
     pub shapes: usize,
+    pub diamonds: usize,
     /// Mean log-likelihood of the training positions after each sweep.
     pub log_likelihood: Vec<f64>,
 }
 
 /// Fits gammas to `games`.
 pub fn train(games: &[TrainingGame], config: &TrainConfig) -> (Patterns, TrainReport) {
-    let shapes = choose_shapes(games, config);
-    let shape_index: HashMap<u32, u16> = shapes
-        .iter()
-        .enumerate()
-        .map(|(i, &s)| (s, (i + 1) as u16))
-        .collect();
-    let data = build_dataset(games, &shape_index);
+    let (shapes, diamonds) = choose_shapes(games, config);
+    let tables = Tables {
+        shapes: shapes
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, (i + 1) as u16))
+            .collect(),
+        diamonds: diamonds
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| (d, i as u16))
+            .collect(),
+    };
+    let data = build_dataset(games, &tables);
     log::info!(
-        "pattern training: {} positions, {} distinct candidates, {} shapes",
+        "pattern training: {} positions, {} distinct candidates, {} shapes, {} diamonds",
         data.ranges.len(),
         data.teams.len(),
-        shapes.len()
+        shapes.len(),
+        diamonds.len()
     );
 
-    let sizes: Vec<usize> = std::iter::once(shapes.len() + 1)
+    let sizes: Vec<usize> = [shapes.len() + 1, diamonds.len()]
+        .into_iter()
         .chain(GROUPS.iter().map(|&(_, n)| n))
         .collect();
     let mut gammas: Vec<Vec<f64>> = sizes.iter().map(|&n| vec![1.0; n]).collect();
@@ -289,6 +322,7 @@ pub fn train(games: &[TrainingGame], config: &TrainConfig) -> (Patterns, TrainRe
     let mut report = TrainReport {
         positions: data.ranges.len(),
         shapes: shapes.len(),
+        diamonds: diamonds.len(),
         log_likelihood: Vec::new(),
     };
     for sweep in 0..config.iterations {
@@ -336,8 +370,11 @@ pub fn train(games: &[TrainingGame], config: &TrainConfig) -> (Patterns, TrainRe
     for (i, &s) in shapes.iter().enumerate() {
         patterns.set_shape_gamma(Some(s), gammas[0][i + 1] as f32);
     }
+    for (i, &d) in diamonds.iter().enumerate() {
+        patterns.set_diamond_gamma(d, gammas[1][i] as f32);
+    }
     for g in 0..GROUP_COUNT {
-        for (v, &gamma) in gammas[g + 1].iter().enumerate() {
+        for (v, &gamma) in gammas[g + 2].iter().enumerate() {
             patterns.set_group_gamma(g, v as u8, gamma as f32);
         }
     }
@@ -443,8 +480,8 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
     let io = |e: std::io::Error| e.to_string();
     let summary = format!(
         "records: {} read from {}, {} skipped; training games {}, held-out games {} (every {}th)\n\
-         training: {} positions, {} shapes with their own weight, {} MM sweeps, \
-         log-likelihood {:.4}\n\
+         training: {} positions, {} 3×3 shapes with their own weight, {} diamonds, \
+         {} MM sweeps, log-likelihood {:.4}\n\
          held-out: {} positions, top-1 {:.1}%, mean log-likelihood {:.4} (uniform {:.4})",
         training.len() + held_out.len(),
         config.data_dir.display(),
@@ -454,6 +491,7 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
         config.hold_out_every,
         fit.positions,
         fit.shapes,
+        fit.diamonds,
         config.train.iterations,
         train_eval_ll,
         eval.positions,
@@ -480,7 +518,9 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
              Lines: GROUP VALUE GAMMA (see src/patterns/features.rs), shape DIGITS GAMMA with one\n\
              digit per neighbour (rows from the top, left to right, centre skipped): 0 empty,\n\
              1 edge, 2/3/4 own stone with 1/2/3+ liberties, 5/6/7 opponent stone with 1/2/3+\n\
-             liberties; shape rare: shapes without a line of their own.",
+             liberties; shape rare: shapes without a line of their own. diamond DIGITS GAMMA:\n\
+             the points within distance 2, 3 or 4 (12, 24 or 40 digits) ordered by distance, then\n\
+             row, then column: 0 empty, 1 edge, 2 own stone, 3 opponent stone.",
             summary
         );
         std::fs::write(out, patterns.to_text(&header))
