@@ -411,6 +411,30 @@ mod tests {
     }
 
     #[test]
+    fn ladders_are_read_for_atari_and_escape() {
+        use super::features::{caught_in_ladder, ATARI, ESCAPE};
+        // White (4,4) with liberties (5,4) and (4,5); Black's atari at (4,5) starts a ladder that
+        // runs up and to the right to the edge, unless a White stone on its path breaks it.
+        let black = [(4, 3), (3, 4), (5, 5)];
+        let open = board_with(19, &black, &[(4, 4)]);
+        let broken = board_with(19, &black, &[(4, 4), (7, 1)]);
+        for (b, ladder) in [(&open, true), (&broken, false)] {
+            let f = move_features(b, Color::Black, b.point(4, 5));
+            assert_eq!(f.values[ATARI], if ladder { 3 } else { 1 });
+            let mut after = b.clone();
+            after.play(b.point(4, 5), Color::Black);
+            assert_eq!(caught_in_ladder(&after, after.point(4, 4)), ladder);
+            // White's extension to two liberties: an escape that fails or works.
+            let f = move_features(&after, Color::White, after.point(5, 4));
+            assert_eq!(f.values[ESCAPE], if ladder { 0 } else { 1 });
+        }
+        // Extending to three liberties is the third escape value.
+        let free = board_with(19, &[(4, 3), (3, 4), (4, 5)], &[(4, 4)]);
+        let f = move_features(&free, Color::White, free.point(5, 4));
+        assert_eq!(f.values[ESCAPE], 2);
+    }
+
+    #[test]
     fn loaded_weights_prefer_capturing_a_big_group_to_a_first_line_move() {
         let p = Patterns::load();
         assert!(p.shape_count() > 100, "the committed weights are trained");

@@ -474,7 +474,9 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
     }
     let (patterns, fit) = train(&training, &config.train);
     let trained_at = started.elapsed();
+    let evaluating = Instant::now();
     let eval = evaluate(&patterns, &held_out);
+    let per_position = evaluating.elapsed().as_secs_f64() / eval.positions.max(1) as f64;
     let train_eval_ll = fit.log_likelihood.last().copied().unwrap_or(f64::NAN);
 
     let io = |e: std::io::Error| e.to_string();
@@ -502,9 +504,11 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
     writeln!(report, "{}", summary).map_err(io)?;
     writeln!(
         report,
-        "time: {:.1} s to read and train, {:.1} s in all",
+        "time: {:.1} s to read and train, {:.1} s in all; the held-out evaluation took {:.0} µs \
+         per position (every legal move's features and gamma)",
         trained_at.as_secs_f64(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        per_position * 1e6
     )
     .map_err(io)?;
     if let Some(out) = &config.out {
