@@ -152,7 +152,7 @@ impl Default for TrainConfig {
             iterations: 20,
             min_shape_played: 3,
             min_shape_seen: 1000,
-            min_diamond_played: 5,
+            min_diamond_played: 3,
         }
     }
 }
@@ -481,7 +481,7 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
 
     let io = |e: std::io::Error| e.to_string();
     let summary = format!(
-        "records: {} read from {}, {} skipped; training games {}, held-out games {} (every {}th)\n\
+        "records: {} read from {}, {} skipped; training games {}, held-out games {} (1 in {})\n\
          training: {} positions, {} 3×3 shapes with their own weight, {} diamonds, \
          {} MM sweeps, log-likelihood {:.4}\n\
          held-out: {} positions, top-1 {:.1}%, mean log-likelihood {:.4} (uniform {:.4})",
