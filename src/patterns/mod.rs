@@ -2,7 +2,8 @@
 //! move, for the search's priors (and later its playouts).
 //!
 //! A candidate move is described by its [`features::MoveFeatures`] — a 3×3 shape with liberty
-//! marks plus capture, atari, escape, self-atari, distances to the last two moves, line and
+//! marks, the largest diamond shape (radius 2 to 4) frequent enough to have a weight, capture,
+//! atari and escape (with ladder status), self-atari, distances to the last two moves, line and
 //! pass — and its strength is the product of one weight ("gamma") per feature value, as in the
 //! generalized Bradley–Terry model of Coulom's "Computing Elo Ratings of Move Patterns in the Game
 //! of Go" (2007). The probability of a move is its strength divided by the sum over all legal
