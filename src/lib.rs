@@ -5,9 +5,10 @@
 //! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) →
 //! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
 //! prisoners, phase) → `score` (area and territory counting, seki) → `dead` (which stones are
-//! dead at the end, from an ownership map) → `perft` (move-tree counting for verification) →
-//! `search` (the player) → `sgf` (game records) → `gtp` (the protocol, and its
-//! controller side) → `match_play` (engine-against-engine games).
+//! dead at the end, from an ownership map) → `patterns` (move weights learned from game
+//! records) → `perft` (move-tree counting for verification) → `search` (the player) → `sgf`
+//! (game records) → `gtp` (the protocol, and its controller side) → `match_play`
+//! (engine-against-engine games).
 
 pub mod bench;
 pub mod board;
@@ -16,6 +17,7 @@ pub mod dead;
 pub mod game;
 pub mod gtp;
 pub mod match_play;
+pub mod patterns;
 pub mod perft;
 pub mod rules;
 pub mod score;

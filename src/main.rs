@@ -1,5 +1,6 @@
 //! The `tengen` command line: the GTP engine (the default action, `gtp`), engine-against-engine
-//! matches (`match`), and subcommands for verification (`perft`) and speed (`bench`).
+//! matches (`match`), and subcommands for verification (`perft`), speed (`bench`) and
+//! learning move patterns from game records (`train-patterns`).
 //!
 //! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
 
@@ -160,6 +161,27 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Learn the move-pattern weights from game records (SGF, also named .mgt) and report the
+    /// top-1 prediction rate and mean log-likelihood on held-out games.
+    TrainPatterns(TrainPatternsArgs),
+}
+
+/// `tengen train-patterns`: the records, the split and the output.
+#[derive(Args)]
+struct TrainPatternsArgs {
+    /// Directory of game records (Debian's goban-original-games installs them here).
+    #[arg(long, value_name = "DIR", default_value = tengen::patterns::train::DEFAULT_DATA_DIR)]
+    data: std::path::PathBuf,
+    /// Weights file to write (src/patterns/weights.txt is the one built into tengen); without
+    /// it, only the figures are printed.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    /// Hold out every N-th game (in file-name order) from training, to measure on.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    hold_out_every: usize,
+    /// Minorization-maximization sweeps over all feature groups.
+    #[arg(long, default_value_t = 20)]
+    iterations: usize,
 }
 
 /// `tengen match`: two engines (any GTP programs) play a series of games.
@@ -313,6 +335,22 @@ fn main() -> ExitCode {
                     let r = tengen::bench::search_rate(size, t, duration, seed);
                     println!("{}", tengen::bench::search_line(size, t, &r));
                 }
+            }
+        }
+        Some(Command::TrainPatterns(args)) => {
+            use tengen::patterns::train;
+            let config = train::RunConfig {
+                data_dir: args.data,
+                out: args.out,
+                hold_out_every: args.hold_out_every,
+                train: train::TrainConfig {
+                    iterations: args.iterations,
+                    ..train::TrainConfig::default()
+                },
+            };
+            if let Err(e) = train::run(&config, &mut std::io::stdout()) {
+                eprintln!("tengen train-patterns: {}", e);
+                return ExitCode::FAILURE;
             }
         }
     }

@@ -1,0 +1,534 @@
+//! What a candidate move looks like to the pattern model: its 3×3 shape with liberty marks and a
+//! handful of tactical and positional facts, each a value of one feature group.
+//!
+//! Everything here reads the board and never changes it, and nothing allocates: the search may
+//! call it for every legal move at node expansion, and playouts may call [`shape_code`] (O(1):
+//! eight cells, eight liberty counts, eight symmetries) on the points near the last move.
+//!
+//! Larger shapes, diamonds of radius 2 to 4 without liberty marks ([`diamond_keys`]), cost a few
+//! hundred bit operations per candidate; they serve the priors, not the playouts.
+//!
+//! Colours are relative to the player to move ("own" and "opponent"), so a shape and its colour
+//! swap with the other player to move are the same shape.
+
+use crate::board::{Board, Cell, Color, Move, Point};
+
+/// States of one neighbour cell in a shape code (three bits each).
+pub const EMPTY: u32 = 0;
+pub const EDGE: u32 = 1;
+/// Own stone whose group has 1, 2, or 3+ liberties: `OWN_1 + min(libs, 3) - 1`.
+pub const OWN_1: u32 = 2;
+/// Opponent stone whose group has 1, 2, or 3+ liberties: `OPP_1 + min(libs, 3) - 1`.
+pub const OPP_1: u32 = 5;
+
+/// The eight neighbours of a point as (dx, dy) offsets, in the order of the three-bit digits of a
+/// shape code (digit k is bits 3k..3k+3).
+pub const NEIGHBOUR_OFFSETS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// Where digit k goes under each of the 8 symmetries of the square.
+const SYMMETRY_PERMUTATIONS: [[u8; 8]; 8] = make_permutations();
+
+const fn offset_index(dx: i32, dy: i32) -> u8 {
+    let mut k = 0;
+    while k < 8 {
+        if NEIGHBOUR_OFFSETS[k].0 == dx && NEIGHBOUR_OFFSETS[k].1 == dy {
+            return k as u8;
+        }
+        k += 1;
+    }
+    panic!("not a neighbour offset")
+}
+
+const fn make_permutations() -> [[u8; 8]; 8] {
+    let mut out = [[0u8; 8]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut k = 0;
+        while k < 8 {
+            let (x, y) = NEIGHBOUR_OFFSETS[k];
+            // bit 0: mirror x, bit 1: mirror y, bit 2: swap axes
+            let (mut a, mut b) = (x, y);
+            if s & 4 != 0 {
+                (a, b) = (b, a);
+            }
+            if s & 1 != 0 {
+                a = -a;
+            }
+            if s & 2 != 0 {
+                b = -b;
+            }
+            out[s][k] = offset_index(a, b);
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// The state digit of cell `q` seen by `color`.
+#[inline]
+fn cell_state(board: &Board, color: Color, q: Point) -> u32 {
+    match board.cell(q) {
+        Cell::Empty => EMPTY,
+        Cell::Wall => EDGE,
+        cell => {
+            let libs = board.liberties(q).min(3) as u32;
+            if cell.color() == Some(color) {
+                OWN_1 + libs - 1
+            } else {
+                OPP_1 + libs - 1
+            }
+        }
+    }
+}
+
+/// The raw 3×3 code around `p` for `color` to move: eight three-bit digits in
+/// [`NEIGHBOUR_OFFSETS`] order. Not yet reduced by symmetry.
+#[inline]
+pub fn raw_shape_code(board: &Board, color: Color, p: Point) -> u32 {
+    let [up, left, right, down] = board.neighbours(p);
+    let [ul, ur, dl, dr] = board.diagonals(p);
+    let cells = [ul, up, ur, left, right, dl, down, dr];
+    let mut code = 0;
+    for (k, &q) in cells.iter().enumerate() {
+        code |= cell_state(board, color, q) << (3 * k);
+    }
+    code
+}
+
+/// The smallest code among the 8 symmetric images of `code`: one id per shape.
+#[inline]
+pub fn canonical_shape(code: u32) -> u32 {
+    let mut best = u32::MAX;
+    for perm in &SYMMETRY_PERMUTATIONS {
+        let mut c = 0;
+        for (k, &to) in perm.iter().enumerate() {
+            c |= ((code >> (3 * k)) & 7) << (3 * to as u32);
+        }
+        best = best.min(c);
+    }
+    best
+}
+
+/// The canonical 3×3 shape id of a stone of `color` on `p`, in O(1).
+#[inline]
+pub fn shape_code(board: &Board, color: Color, p: Point) -> u32 {
+    canonical_shape(raw_shape_code(board, color, p))
+}
+
+/// The feature groups besides the shape, with their number of values. A candidate has at most
+/// one value in each group; a group it has no value in contributes a factor of 1.
+pub const GROUPS: [(&str, usize); GROUP_COUNT] = [
+    ("capture", CAPTURE_VALUES),
+    ("escape", 3),
+    ("atari", 4),
+    ("self_atari", 3),
+    ("last", DISTANCE_VALUES),
+    ("last2", DISTANCE_VALUES),
+    ("line", LINE_VALUES),
+    ("pass", 2),
+];
+pub const GROUP_COUNT: usize = 8;
+/// Largest number of values in a group.
+pub const MAX_VALUES: usize = 16;
+
+pub const CAPTURE: usize = 0;
+pub const ESCAPE: usize = 1;
+pub const ATARI: usize = 2;
+pub const SELF_ATARI: usize = 3;
+pub const LAST: usize = 4;
+pub const LAST2: usize = 5;
+pub const LINE: usize = 6;
+pub const PASS: usize = 7;
+
+/// Escape values (extending an own group out of atari, no capture): 0 to two liberties and
+/// caught in a ladder, 1 to two liberties and not, 2 to three or more.
+/// Atari values (an opponent group from two liberties to one): 0 while a ko is on the board,
+/// 3 the group cannot escape the ladder, else 1 a single stone, 2 a larger group.
+/// Capture values: 0 takes a ko; then 1 + 3 × size bucket + context, with size buckets 1, 2–3,
+/// 4–6, 7+ stones and contexts: 0 other, 1 the captured group touches (or is) the last move,
+/// 2 the captured group touches an own group in atari (it saves that group).
+const CAPTURE_VALUES: usize = 13;
+/// Distance values: Coulom's d = dx + dy + max(dx, dy), 2..=16 as 0..=14, and 17+ as 15.
+const DISTANCE_VALUES: usize = 16;
+/// Line values: first to fourth line as 0..=3, fifth line and beyond as 4.
+const LINE_VALUES: usize = 5;
+
+/// The value a candidate has in no group.
+pub const NONE: u8 = u8::MAX;
+
+/// One candidate move as the model sees it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub struct MoveFeatures {
+    /// Canonical 3×3 shape, or `None` for a pass.
+    pub shape: Option<u32>,
+    /// Canonical diamonds of radius 2, 3 and 4 ([`diamond_keys`]); zero for a pass.
+    pub diamonds: [u128; 3],
+    /// The value in each of [`GROUPS`], or [`NONE`].
+    pub values: [u8; GROUP_COUNT],
+}
+
+/// `read` applied to the board after `color` plays `p`.
+fn ladder_after(board: &Board, color: Color, p: Point, read: impl Fn(&Board) -> bool) -> bool {
+    let mut b = board.clone();
+    b.play(p, color);
+    read(&b)
+}
+
+/// Coulom's move distance, bucketed into a distance value.
+fn distance_value(board: &Board, p: Point, other: Move) -> u8 {
+    let Move::Play(q) = other else {
+        return NONE;
+    };
+    let (x1, y1) = board.coords(p);
+    let (x2, y2) = board.coords(q);
+    let dx = x1.abs_diff(x2);
+    let dy = y1.abs_diff(y2);
+    let d = dx + dy + dx.max(dy);
+    (d.clamp(2, 17) - 2) as u8
+}
+
+/// Whether the group `head` (a group head) has a stone on or next to `q`.
+fn group_touches(board: &Board, head: Point, q: Point) -> bool {
+    if board.color(q).is_some() && board.group_of(q) == head {
+        return true;
+    }
+    board
+        .neighbours(q)
+        .iter()
+        .any(|&n| board.color(n).is_some() && board.group_of(n) == head)
+}
+
+/// Whether some stone of the group on `g` touches a stone of `own` whose group is in atari.
+fn touches_own_atari(board: &Board, g: Point, own: Color) -> bool {
+    board.group_stones(g).any(|s| {
+        board
+            .neighbours(s)
+            .iter()
+            .any(|&n| board.color(n) == Some(own) && board.liberties(n) == 1)
+    })
+}
+
+/// The features of a pass by the player to move.
+pub fn pass_features(board: &Board) -> MoveFeatures {
+    let mut values = [NONE; GROUP_COUNT];
+    values[PASS] = u8::from(board.last_moves().0 != Move::Pass);
+    MoveFeatures {
+        shape: None,
+        diamonds: [0; 3],
+        values,
+    }
+}
+
+/// The features of a stone of `color` on `p`, which must be a legal move (empty, no ko retake, no
+/// suicide).
+pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
+    debug_assert!(board.is_empty(p));
+    let mut values = [NONE; GROUP_COUNT];
+    let (last, last2) = board.last_moves();
+
+    // Adjacent groups, each once.
+    let mut heads = [Point::NONE; 4];
+    let mut n_heads = 0;
+    let mut captured = 0usize;
+    let mut capture_context = 0u8;
+    let mut own_in_atari = false;
+    let mut own_size = 0usize;
+    let mut empty_neighbour = false;
+    let mut atari_value = NONE;
+    for n in board.neighbours(p) {
+        let Some(c) = board.color(n) else {
+            empty_neighbour |= board.is_empty(n);
+            continue;
+        };
+        let head = board.group_of(n);
+        if heads[..n_heads].contains(&head) {
+            continue;
+        }
+        heads[n_heads] = head;
+        n_heads += 1;
+        let libs = board.liberties(n);
+        if c == color {
+            own_size += board.group_size(n);
+            own_in_atari |= libs == 1;
+        } else if libs == 1 {
+            captured += board.group_size(n);
+            let context = if touches_own_atari(board, n, color) {
+                2
+            } else if matches!(last, Move::Play(l) if group_touches(board, head, l)) {
+                1
+            } else {
+                0
+            };
+            capture_context = capture_context.max(context);
+        } else if libs == 2 {
+            let v = if board.ko().is_some() {
+                0
+            } else if ladder_after(board, color, p, |b| caught_in_ladder(b, n)) {
+                3
+            } else if board.group_size(n) == 1 {
+                1
+            } else {
+                2
+            };
+            atari_value = if atari_value == NONE {
+                v
+            } else {
+                atari_value.max(v)
+            };
+        }
+    }
+
+    if captured > 0 {
+        let ko = captured == 1 && !empty_neighbour && own_size == 0;
+        values[CAPTURE] = if ko {
+            0
+        } else {
+            let bucket = match captured {
+                1 => 0,
+                2..=3 => 1,
+                4..=6 => 2,
+                _ => 3,
+            };
+            1 + 3 * bucket + capture_context
+        };
+    }
+    values[ATARI] = atari_value;
+    let libs_after = board.liberties_after(p, color);
+    if own_in_atari && captured == 0 && libs_after >= 2 {
+        values[ESCAPE] = if libs_after >= 3 {
+            2
+        } else if ladder_after(board, color, p, |b| ladder_attack_works(b, p)) {
+            0
+        } else {
+            1
+        };
+    }
+    if libs_after == 1 && captured == 0 {
+        values[SELF_ATARI] = match own_size + 1 {
+            1 => 0,
+            2..=5 => 1,
+            _ => 2,
+        };
+    }
+    values[LAST] = distance_value(board, p, last);
+    values[LAST2] = distance_value(board, p, last2);
+    let (x, y) = board.coords(p);
+    let n = board.size();
+    let line = x.min(y).min(n - 1 - x).min(n - 1 - y);
+    values[LINE] = line.min(LINE_VALUES - 1) as u8;
+
+    MoveFeatures {
+        shape: Some(shape_code(board, color, p)),
+        diamonds: diamond_keys(board, color, p),
+        values,
+    }
+}
+
+/// The largest diamond radius: a diamond of radius r is every point within Manhattan distance r
+/// of the move, the move itself excepted.
+pub const DIAMOND_RADII: [usize; 3] = [2, 3, 4];
+/// Points of the radius-4 diamond; those of radius r come first (12 for r = 2, 24 for r = 3).
+const DIAMOND_CELLS: usize = 40;
+/// Points within each radius of [`DIAMOND_RADII`].
+pub const DIAMOND_SIZES: [usize; 3] = [12, 24, 40];
+
+/// The diamond's (dx, dy) offsets ordered by distance, then row, then column.
+const DIAMOND_OFFSETS: [(i32, i32); DIAMOND_CELLS] = make_diamond_offsets();
+/// Where point i of the diamond goes under each symmetry (distances are kept, so a smaller
+/// diamond maps onto itself).
+const DIAMOND_PERMUTATIONS: [[u8; DIAMOND_CELLS]; 8] = make_diamond_permutations();
+
+const fn make_diamond_offsets() -> [(i32, i32); DIAMOND_CELLS] {
+    let mut out = [(0, 0); DIAMOND_CELLS];
+    let mut n = 0;
+    let mut d = 1;
+    while d <= 4 {
+        let mut dy: i32 = -4;
+        while dy <= 4 {
+            let mut dx: i32 = -4;
+            while dx <= 4 {
+                if dx.abs() + dy.abs() == d {
+                    out[n] = (dx, dy);
+                    n += 1;
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+const fn make_diamond_permutations() -> [[u8; DIAMOND_CELLS]; 8] {
+    let mut out = [[0u8; DIAMOND_CELLS]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut k = 0;
+        while k < DIAMOND_CELLS {
+            let (x, y) = DIAMOND_OFFSETS[k];
+            let (mut a, mut b) = (x, y);
+            if s & 4 != 0 {
+                (a, b) = (b, a);
+            }
+            if s & 1 != 0 {
+                a = -a;
+            }
+            if s & 2 != 0 {
+                b = -b;
+            }
+            let mut j = 0;
+            while j < DIAMOND_CELLS {
+                if DIAMOND_OFFSETS[j].0 == a && DIAMOND_OFFSETS[j].1 == b {
+                    out[s][k] = j as u8;
+                }
+                j += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// The canonical diamond shapes around `p` for `color` to move, for radius 2, 3 and 4: two bits
+/// per point (0 empty, 1 edge or beyond, 2 own stone, 3 opponent stone, no liberties) in
+/// [`DIAMOND_OFFSETS`] order, the smallest of the 8 symmetric images, and the radius's index in
+/// [`DIAMOND_RADII`] in the top bits so that the three never collide.
+pub fn diamond_keys(board: &Board, color: Color, p: Point) -> [u128; 3] {
+    let (x, y) = board.coords(p);
+    let n = board.size() as i32;
+    let mut images = [0u128; 8];
+    for (i, &(dx, dy)) in DIAMOND_OFFSETS.iter().enumerate() {
+        let (cx, cy) = (x as i32 + dx, y as i32 + dy);
+        let state: u128 = if cx < 0 || cy < 0 || cx >= n || cy >= n {
+            1
+        } else {
+            match board.color(board.point(cx as usize, cy as usize)) {
+                None => 0,
+                Some(c) if c == color => 2,
+                Some(_) => 3,
+            }
+        };
+        if state != 0 {
+            for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
+                *image |= state << (2 * perm[i] as u32);
+            }
+        }
+    }
+    let mut keys = [0u128; 3];
+    for (r, key) in keys.iter_mut().enumerate() {
+        let mask = (1u128 << (2 * DIAMOND_SIZES[r])) - 1;
+        let best = images.iter().map(|&c| c & mask).min().unwrap_or(0);
+        *key = best | ((r as u128) << 120);
+    }
+    keys
+}
+
+/// A diamond key as its digits (0 empty, 1 edge, 2 own, 3 opponent), one per point.
+pub fn diamond_digits(key: u128) -> String {
+    let r = (key >> 120) as usize;
+    (0..DIAMOND_SIZES[r.min(2)])
+        .map(|k| char::from(b'0' + ((key >> (2 * k)) & 3) as u8))
+        .collect()
+}
+
+/// The key of a diamond written as digits; its length gives the radius.
+pub fn parse_diamond_digits(s: &str) -> Option<u128> {
+    let r = DIAMOND_SIZES.iter().position(|&n| n == s.len())?;
+    let mut key = (r as u128) << 120;
+    for (k, ch) in s.bytes().enumerate() {
+        if !(b'0'..=b'3').contains(&ch) {
+            return None;
+        }
+        key |= ((ch - b'0') as u128) << (2 * k);
+    }
+    Some(key)
+}
+
+/// Whether a key is the smallest of its symmetric images (as [`diamond_keys`] produces).
+pub fn is_canonical_diamond(key: u128) -> bool {
+    let r = ((key >> 120) as usize).min(2);
+    let mut images = [0u128; 8];
+    for i in 0..DIAMOND_SIZES[r] {
+        let state = (key >> (2 * i)) & 3;
+        for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
+            *image |= state << (2 * perm[i] as u32);
+        }
+    }
+    let body = key & ((1u128 << 120) - 1);
+    images.iter().all(|&c| c >= body)
+}
+
+/// Plies a ladder is read to before it is taken to escape; a ladder across a 25×25 board is
+/// shorter.
+const LADDER_DEPTH: usize = 120;
+
+/// Whether the group on `g`, in atari with its owner to move, is lost to a ladder: extending
+/// leaves it at most two liberties, and the attacker's ataris on those keep it going until it
+/// runs out. A group that can capture an adjacent attacker group in atari is taken to escape
+/// (one of the simplifications that keep this a cheap feature, not a life-and-death reader).
+pub fn caught_in_ladder(board: &Board, g: Point) -> bool {
+    let mut b = board.clone();
+    defender_loses(&mut b, g, 0)
+}
+
+/// Whether the attacker, to move against the group on `g` with two liberties, captures it by
+/// ladder.
+pub fn ladder_attack_works(board: &Board, g: Point) -> bool {
+    attacker_wins(board, g, 0)
+}
+
+fn defender_loses(b: &mut Board, g: Point, depth: usize) -> bool {
+    let Some(defender) = b.color(g) else {
+        return true;
+    };
+    let attacker = defender.opponent();
+    let Some(liberty) = b.atari_liberty(g) else {
+        return false;
+    };
+    let counter_capture = b.group_stones(g).any(|s| {
+        b.neighbours(s)
+            .iter()
+            .any(|&n| b.color(n) == Some(attacker) && b.liberties(n) == 1)
+    });
+    if counter_capture {
+        return false;
+    }
+    if !b.is_legal(liberty, defender) {
+        return true;
+    }
+    b.play(liberty, defender);
+    match b.liberties(g) {
+        0 | 1 => true,
+        2 if depth < LADDER_DEPTH => attacker_wins(b, g, depth + 1),
+        _ => false,
+    }
+}
+
+fn attacker_wins(b: &Board, g: Point, depth: usize) -> bool {
+    let Some(defender) = b.color(g) else {
+        return true;
+    };
+    let Some((x, y)) = b.two_liberties(g) else {
+        return false;
+    };
+    [x, y].into_iter().any(|atari| {
+        if !b.is_legal(atari, defender.opponent()) {
+            return false;
+        }
+        let mut c = b.clone();
+        c.play(atari, defender.opponent());
+        c.liberties(g) == 1 && defender_loses(&mut c, g, depth + 1)
+    })
+}
