@@ -47,10 +47,11 @@ pub fn light_rate(size: usize, threads: usize, duration: Duration, seed: u64) ->
     let totals: Vec<(u64, u64)> = pool.broadcast(|ctx| {
         let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(ctx.index() as u64));
         let (mut playouts, mut moves) = (0u64, 0u64);
+        let mut b = empty.clone();
         while !stop.load(Ordering::Relaxed) {
             // Read the clock every few playouts only.
             for _ in 0..16 {
-                let mut b = empty.clone();
+                b.copy_from(&empty);
                 let r = light_playout(&mut b, Color::Black, &mut rng);
                 playouts += 1;
                 moves += r.moves as u64;

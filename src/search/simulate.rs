@@ -13,6 +13,7 @@ use super::policy;
 use super::tree::{NewChild, Outcome, Tree};
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
+use crate::patterns::Patterns;
 use crate::rules::{HalfPoints, Rules, Scoring};
 use crate::score;
 
@@ -139,36 +140,46 @@ impl Root {
     }
 
     /// The children to create under a node where `color` moves with `board`, `depth` plies below
-    /// the root.
+    /// the root, with their priors: the tactical reading of [`policy::PriorContext`] and the
+    /// learned patterns' probability of each move.
     fn children(&self, board: &Board, color: Color, depth: usize, at_root: bool) -> Vec<NewChild> {
-        let mut kids = Vec::new();
-        let context = policy::PriorContext::new(board, color);
-        let mk = |mv: Move| {
-            let p = context.prior(board, mv);
-            NewChild {
-                mv,
-                prior_visits: p.visits,
-                prior_value: p.value,
-            }
-        };
-        if at_root {
-            kids.extend(self.root_moves.iter().map(|&mv| mk(mv)));
-            return kids;
-        }
-        let filtered = !self.filters.is_empty();
-        for &p in board.empty_points() {
-            if policy::worth_trying(board, p, color)
-                && (!filtered || self.filters.permits(color, Move::Play(p), depth))
+        let moves: Vec<Move> = if at_root {
+            self.root_moves.clone()
+        } else {
+            let filtered = !self.filters.is_empty();
+            let mut moves: Vec<Move> = board
+                .empty_points()
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    policy::worth_trying(board, p, color)
+                        && (!filtered || self.filters.permits(color, Move::Play(p), depth))
+                })
+                .map(Move::Play)
+                .collect();
+            if self.rules.pass_allowed(self.move_number + depth)
+                && (!filtered || self.filters.permits(color, Move::Pass, depth))
             {
-                kids.push(mk(Move::Play(p)));
+                moves.push(Move::Pass);
             }
-        }
-        if self.rules.pass_allowed(self.move_number + depth)
-            && (!filtered || self.filters.permits(color, Move::Pass, depth))
-        {
-            kids.push(mk(Move::Pass));
-        }
-        kids
+            moves
+        };
+        let context = policy::PriorContext::new(board, color);
+        let mut gammas = vec![0f32; moves.len()];
+        Patterns::load().gammas(board, color, &moves, &mut gammas);
+        let total: f32 = gammas.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+        moves
+            .iter()
+            .zip(&gammas)
+            .map(|(&mv, &gamma)| {
+                let p = context.prior(board, mv).with_pattern(gamma / total);
+                NewChild {
+                    mv,
+                    prior_visits: p.visits,
+                    prior_value: p.value,
+                }
+            })
+            .collect()
     }
 }
 
