@@ -314,3 +314,29 @@ fn gives_a_handicap_without_resigning_at_once() {
         handicap
     );
 }
+
+#[test]
+fn opens_on_the_third_and_fourth_lines_of_a_big_board() {
+    // The first moves of both colours on an empty 19×19 board, over several seeds: never on the
+    // first or second line, and nearly always on the third or fourth, where play starts.
+    let mut lines = Vec::new();
+    for seed in 1..=6 {
+        let mut g = Game::new(19, Rules::chinese()).unwrap();
+        let mut color = Color::Black;
+        for _ in 0..4 {
+            let Decision::Play(mv) = player(5000, seed).genmove(&g, color, false) else {
+                panic!("resigned on an empty board");
+            };
+            let Move::Play(p) = mv else {
+                panic!("passed in the opening");
+            };
+            let (col, row) = g.board().coords(p);
+            lines.push(1 + col.min(row).min(18 - col).min(18 - row));
+            g.play(color, mv).unwrap();
+            color = color.opponent();
+        }
+    }
+    assert!(lines.iter().all(|&l| l >= 3), "lines {:?}", lines);
+    let third_or_fourth = lines.iter().filter(|&&l| l == 3 || l == 4).count();
+    assert!(third_or_fourth * 10 >= lines.len() * 8, "lines {:?}", lines);
+}

@@ -374,6 +374,8 @@ impl PriorContext {
                 // fourth lines are where play starts (corners first, then sides).
                 1 if open && size >= 13 => add(15, 0.0),
                 2 | 3 if open && size >= 13 => add(15, 14.0),
+                // Open space is claimed from the third and fourth lines, not from the centre.
+                _ if open && size >= 13 && line >= 4 => add(10, 2.0),
                 2 if size >= 13 => add(10, 8.0),
                 _ => {}
             }
