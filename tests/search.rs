@@ -215,14 +215,14 @@ fn fills_the_dame_before_passing_under_japanese_rules() {
 #[test]
 fn mean_margin_follows_the_count_and_the_komi() {
     // Black 45 points, White 36: with komi 7.5 the count is B+1.5; playouts wander in the big
-    // open areas (invasions live now and then, more often in the bigger area), so the mean is
-    // near it, and moving the komi moves the mean by about as much (the search itself changes
-    // a little with the komi).
+    // open areas (invasions live now and then, more often in the bigger area, and the tree
+    // tries the invasions the learned patterns like), so the mean is near it, and moving the
+    // komi moves the mean by about as much (the search itself changes a little with the komi).
     let mut g = Game::from_diagram(&FINISHED, Rules::chinese()).unwrap();
     let r = player(2000, 12)
         .analyse(&g, Color::Black, Some(2000), None)
         .mean_margin;
-    assert!((r - 1.5).abs() < 4.0, "mean margin {}", r);
+    assert!((r - 1.5).abs() < 5.0, "mean margin {}", r);
     g.set_komi(HalfPoints::points(-10));
     let shifted = player(2000, 12)
         .analyse(&g, Color::Black, Some(2000), None)

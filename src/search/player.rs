@@ -6,7 +6,7 @@
 
 use super::komi::dynamic_komi;
 use super::ownership;
-use super::run::Kept;
+use super::run::{Budget, Kept};
 use super::simulate::Root;
 use super::time::{self, Clock};
 use super::{
@@ -169,7 +169,7 @@ impl Player {
     ) -> Decision {
         let start = Instant::now();
         self.analysis = Analysis::default();
-        let limit = self.limits(game, color);
+        let budget = self.budget(game, color);
         let board = game.board();
         let opponent_passed =
             matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
@@ -211,15 +211,19 @@ impl Player {
             _ => {
                 // The move's time counts from the start of genmove: what the ownership estimate
                 // above took is no longer the search's.
-                let (playouts, time) = limit;
-                let time = time.map(|t| t.saturating_sub(start.elapsed()));
+                let spent = start.elapsed();
+                let budget = Budget {
+                    time: budget.time.map(|t| t.saturating_sub(spent)),
+                    extended: budget.extended.map(|t| t.saturating_sub(spent)),
+                    ..budget
+                };
                 let extra_komi = if cleanup {
                     HalfPoints::ZERO
                 } else {
                     dynamic_komi(game)
                 };
                 let root = Root::new(game, color, moves, &sure_dead, extra_komi, filters);
-                let mut best = self.search(game, root, (playouts, time), true, watch);
+                let mut best = self.search(game, root, budget, watch);
                 if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
@@ -265,12 +269,21 @@ impl Player {
         self.clock.record_move(color, start.elapsed());
     }
 
-    /// The playout and time budget for this move.
-    fn limits(&self, game: &Game, color: Color) -> (Option<u64>, Option<Duration>) {
+    /// The playout and time budget for this move: the clock's, or without one the configured
+    /// budget (a fixed time per move is a promise: no stretching it).
+    fn budget(&self, game: &Game, color: Color) -> Budget {
         let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
-        match self.clock.allotment(color, moves_left) {
-            Some(t) => (self.config.playouts, Some(t)),
-            None => self.move_budget(),
+        match self.clock.move_time(color, moves_left) {
+            Some(t) => Budget {
+                playouts: self.config.playouts,
+                time: Some(t.target),
+                extended: Some(t.max),
+                early_stop: t.early_stop,
+            },
+            None => Budget {
+                early_stop: true,
+                ..Budget::fixed(self.move_budget())
+            },
         }
     }
 
@@ -312,7 +325,7 @@ impl Player {
         let moves = Self::root_moves(game, color, true);
         if !moves.is_empty() {
             let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, filters);
-            self.search(game, root, limits, false, watch);
+            self.search(game, root, Budget::fixed(limits), watch);
         }
         &self.analysis
     }
@@ -332,7 +345,7 @@ impl Player {
             min_playouts: 0,
             progress: None,
         };
-        self.search(game, root, (None, None), false, &mut watch);
+        self.search(game, root, Budget::default(), &mut watch);
     }
 
     /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`

@@ -47,6 +47,30 @@ impl Kept {
     }
 }
 
+/// What one search may spend.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Budget {
+    pub(super) playouts: Option<u64>,
+    /// The time to think when the best move is clear.
+    pub(super) time: Option<Duration>,
+    /// The most the search may take when, at `time`, the best move is still unclear.
+    pub(super) extended: Option<Duration>,
+    /// Whether the search stops as soon as the best move cannot change in the budget left.
+    pub(super) early_stop: bool,
+}
+
+impl Budget {
+    /// Exactly these playouts and this time (either may be absent), no early stop.
+    pub(super) fn fixed((playouts, time): (Option<u64>, Option<Duration>)) -> Budget {
+        Budget {
+            playouts,
+            time,
+            extended: None,
+            early_stop: false,
+        }
+    }
+}
+
 /// What the workers of one search share: the tree, the root, the budget and the stop flag.
 struct Run<'a> {
     tree: &'a Tree,
@@ -57,6 +81,7 @@ struct Run<'a> {
     ownership: SharedOwnership,
     max_playouts: Option<u64>,
     max_time: Option<Duration>,
+    extended: Option<Duration>,
     early_stop: bool,
     start: Instant,
     seed: u64,
@@ -96,7 +121,9 @@ impl Run<'_> {
             }
             if local.is_multiple_of(32) && index == 0 {
                 let elapsed = self.start.elapsed();
-                if self.max_time.is_some_and(|t| elapsed >= t)
+                let over = self.max_time.is_some_and(|t| elapsed >= t)
+                    && !(self.extended.is_some_and(|x| elapsed < x) && unclear(self.tree));
+                if over
                     || (self.early_stop
                         && decided(self.tree, total, elapsed, self.max_playouts, self.max_time))
                 {
@@ -130,10 +157,10 @@ impl Player {
         &mut self,
         game: &Game,
         root: Root,
-        (max_playouts, max_time): (Option<u64>, Option<Duration>),
-        early_stop: bool,
+        budget: Budget,
         watch: &mut Watch,
     ) -> Move {
+        let (max_playouts, max_time) = (budget.playouts, budget.time);
         let start = Instant::now();
         let capacity = Tree::capacity_for(self.config.max_memory_mb);
         let tree = match &self.kept {
@@ -163,7 +190,8 @@ impl Player {
             ownership: SharedOwnership::new(),
             max_playouts,
             max_time,
-            early_stop,
+            extended: budget.extended,
+            early_stop: budget.early_stop,
             start,
             seed,
         };
@@ -286,6 +314,27 @@ pub(super) fn same_moves(tree: &Tree, moves: &[Move]) -> bool {
         .map(|c| tree.node(c).mv())
         .collect();
     kids.len() == moves.len() && moves.iter().all(|m| kids.contains(m))
+}
+
+/// Whether the search has not settled on a move: the runner-up has more than half the visits of
+/// the most visited root move, or a better value with at least a fifth of its visits.
+fn unclear(tree: &Tree) -> bool {
+    let mut best: Option<(u32, f64)> = None;
+    let mut second: Option<(u32, f64)> = None;
+    for c in tree.children(Tree::ROOT) {
+        let s = tree.node(c).stats();
+        let entry = (s.visits, s.mean().unwrap_or(0.0));
+        if best.is_none_or(|b| entry.0 > b.0) {
+            second = best;
+            best = Some(entry);
+        } else if second.is_none_or(|b| entry.0 > b.0) {
+            second = Some(entry);
+        }
+    }
+    match (best, second) {
+        (Some(b), Some(s)) => 2 * s.0 > b.0 || (5 * s.0 >= b.0 && s.1 > b.1),
+        _ => false,
+    }
 }
 
 /// Whether the best root move can no longer be overtaken in the budget left.

@@ -165,14 +165,25 @@ impl Root {
             moves
         };
         let context = policy::PriorContext::new(board, color);
+        // The patterns learned from professional games know nothing of when a pass ends the
+        // game here: only stones get their probability, among the stones.
         let mut gammas = vec![0f32; moves.len()];
         Patterns::load().gammas(board, color, &moves, &mut gammas);
+        for (g, mv) in gammas.iter_mut().zip(&moves) {
+            if *mv == Move::Pass {
+                *g = 0.0;
+            }
+        }
         let total: f32 = gammas.iter().sum::<f32>().max(f32::MIN_POSITIVE);
         moves
             .iter()
             .zip(&gammas)
             .map(|(&mv, &gamma)| {
-                let p = context.prior(board, mv).with_pattern(gamma / total);
+                let p = context.prior(board, mv);
+                let p = match mv {
+                    Move::Play(_) => p.with_pattern(gamma / total),
+                    Move::Pass => p,
+                };
                 NewChild {
                     mv,
                     prior_visits: p.visits,

@@ -223,6 +223,48 @@ impl Clock {
     }
 }
 
+/// How long one move may think under the clock.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MoveTime {
+    /// The time to think when the best move is clear.
+    pub target: Duration,
+    /// The most the move may take when, at `target`, the best move is still unclear.
+    pub max: Duration,
+    /// Whether the search may stop before `target` once the best move cannot change: not when
+    /// time left unused is lost anyway (the last stone of a byo-yomi or Canadian period), where
+    /// searching on at least grows the tree the next move starts from.
+    pub early_stop: bool,
+}
+
+impl Clock {
+    /// The move's time for `color` (see [`Clock::allotment`] for the target), or `None` when
+    /// there is no limit. In main time a move whose best move is unclear may take up to twice
+    /// its share, never past the lag margin of what is left.
+    pub fn move_time(&self, color: Color, moves_left: u32) -> Option<MoveTime> {
+        let target = self.allotment(color, moves_left)?;
+        let s = &self.sides[color.index()];
+        let (left, lost_if_unused) = match self.system {
+            TimeSystem::None => return None,
+            TimeSystem::Absolute { .. } => (s.main, false),
+            TimeSystem::Canadian { .. } if s.in_overtime => (s.period, s.count <= 1),
+            TimeSystem::Byoyomi { .. } if s.in_overtime => (s.period, true),
+            // Main time, with the first period behind it.
+            TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } => (s.main, false),
+        };
+        let safe = left.saturating_sub(self.lag_margin.min(left / 5));
+        let max = if s.in_overtime {
+            target
+        } else {
+            (2 * target).min(safe).max(target)
+        };
+        Some(MoveTime {
+            target,
+            max,
+            early_stop: !lost_if_unused,
+        })
+    }
+}
+
 /// Own moves still expected on a board of side `size` after `move_number` moves in all.
 pub fn expected_moves_left(size: usize, move_number: usize) -> u32 {
     let total = (size * size) as f64 * 0.9; // a typical game length in moves, both sides
@@ -275,5 +317,35 @@ mod tests {
             Some(Duration::from_millis(2200))
         );
         assert_eq!(Clock::default().allotment(Color::Black, 10), None);
+    }
+
+    #[test]
+    fn byo_yomi_periods_are_used_and_main_time_may_stretch() {
+        // One stone per 2-second period: time left unused is lost, so no early stop.
+        let c = Clock::new(TimeSystem::Canadian {
+            main: Duration::ZERO,
+            period: Duration::from_secs(2),
+            stones: 1,
+        });
+        let t = c.move_time(Color::Black, 40).unwrap();
+        assert!(!t.early_stop && t.max == t.target);
+        assert_eq!(t.target, Duration::from_millis(1600));
+        // Ten stones per minute: saved time serves the next stones.
+        let c = Clock::new(TimeSystem::Canadian {
+            main: Duration::ZERO,
+            period: Duration::from_secs(60),
+            stones: 10,
+        });
+        assert!(c.move_time(Color::Black, 40).unwrap().early_stop);
+        // Main time: an unclear move may take twice its share, within what is left.
+        let mut c = Clock::new(TimeSystem::Absolute {
+            main: Duration::from_secs(300),
+        });
+        let t = c.move_time(Color::White, 30).unwrap();
+        assert!(t.early_stop && t.max == 2 * t.target);
+        c.time_left(Color::White, Duration::from_secs(3), 0);
+        let t = c.move_time(Color::White, 30).unwrap();
+        assert!(t.max <= Duration::from_millis(2400), "{:?}", t);
+        assert_eq!(Clock::default().move_time(Color::Black, 10), None);
     }
 }
