@@ -177,6 +177,38 @@ play b g3
 410 printsgf
 #? [.*HA\[3\]AB\[gc\]\[cg\]\[gg\].*\n;W\[[a-i][a-i]\]\)]
 
+# Every move a controller sent stays undoable one by one (GUIs navigate with undo); undoing
+# back to White's first move makes the handicap plain moves again.
+boardsize 9
+clear_board
+play b e5
+play b j9
+play b d4
+play w pass
+412 showboard
+#? [.*handicap 3, move 1,.*]
+
+413 undo
+#? []
+
+414 showboard
+#? [.*handicap 0, move 3, white to move.*]
+
+415 undo
+#? []
+
+416 undo
+#? []
+
+417 undo
+#? []
+
+418 showboard
+#? [.*handicap 0, move 0, black to move.*]
+
+419 undo
+#?error [cannot undo]
+
 # Black stones followed by a Black pass, or by White stones, stay moves.
 clear_board
 play b c3

@@ -150,6 +150,10 @@ pub struct Game {
     prisoners: [u32; 2],
     passes: u8,
     handicap: Vec<Point>,
+    /// How many moves at the start of the record are the handicap stones: a controller that
+    /// sends handicap stones as Black moves before White's first (see
+    /// [`Game::read_moves_as_handicap`]); 0 when the handicap was placed as such.
+    handicap_moves: usize,
 }
 
 impl Game {
@@ -172,6 +176,7 @@ impl Game {
             prisoners: [0; 2],
             passes: 0,
             handicap: Vec::new(),
+            handicap_moves: 0,
         };
         g.record_position(g.board.hash());
         Some(g)
@@ -268,9 +273,10 @@ impl Game {
         self.to_move
     }
 
-    /// Moves played since the start (passes included; setup and handicap stones excluded).
+    /// Moves played since the start (passes included; setup and handicap stones excluded,
+    /// handicap stones sent as moves too).
     pub fn move_number(&self) -> usize {
-        self.history.len()
+        self.history.len() - self.handicap_moves
     }
 
     /// The moves played, in order.
@@ -314,9 +320,41 @@ impl Game {
         self.passes >= 2
     }
 
-    /// The handicap stones placed at the start.
+    /// The handicap stones: placed at the start, or played as the record's first moves.
     pub fn handicap(&self) -> &[Point] {
         &self.handicap
+    }
+
+    /// How many of the record's first moves are its handicap stones (0 when they were placed).
+    pub fn handicap_moves(&self) -> usize {
+        self.handicap_moves
+    }
+
+    /// Reads a record that is only Black stones (two or more) played from an empty board,
+    /// under rules where Black moves first without opening placements, as a handicap game:
+    /// how controllers without a handicap command send the stones. The moves stay in the
+    /// record, each undoable; undoing back to them (or past them) makes them plain moves again.
+    /// Returns whether the record was read so.
+    pub fn read_moves_as_handicap(&mut self) -> bool {
+        let start = &self.checkpoints[0].board;
+        if self.history.len() < 2
+            || !self.handicap.is_empty()
+            || self.rules.first_player != Color::Black
+            || self.rules.opening_placements > 0
+            || start.empty_points().len() != start.size() * start.size()
+        {
+            return false;
+        }
+        let mut points = Vec::with_capacity(self.history.len());
+        for r in &self.history {
+            match (r.color, r.mv) {
+                (Color::Black, Move::Play(p)) => points.push(p),
+                _ => return false,
+            }
+        }
+        self.handicap = points;
+        self.handicap_moves = self.history.len();
+        true
     }
 
     /// Whether the pre-judgement opening placements are still running.
@@ -502,6 +540,11 @@ impl Game {
         self.prisoners = r.prisoners;
         self.passes = r.passes;
         self.to_move = r.to_move;
+        if self.history.len() <= self.handicap_moves {
+            // Back before White's first move: the stones are plain moves again.
+            self.handicap.clear();
+            self.handicap_moves = 0;
+        }
         Ok(())
     }
 

@@ -488,11 +488,17 @@ pub fn write(game: &Game, info: &Info) -> String {
     if !handicap.is_empty() {
         root.push_str(&format!("HA[{}]", handicap.len()));
     }
+    // Handicap stones a controller sent as moves are written as what they are: the root's
+    // handicap stones, not moves.
+    let skip = game.handicap_moves();
     for (id, color) in [("AB", Color::Black), ("AW", Color::White)] {
         let mut stones: Vec<Point> = board
             .points()
             .filter(|&p| board.color(p) == Some(color))
             .collect();
+        if color == Color::Black && skip > 0 {
+            stones.extend_from_slice(handicap);
+        }
         stones.sort();
         if !stones.is_empty() {
             root.push_str(id);
@@ -502,7 +508,7 @@ pub fn write(game: &Game, info: &Info) -> String {
         }
     }
     let mut out = root;
-    for (i, (m, removal)) in game.moves_with_removal().enumerate() {
+    for (i, (m, removal)) in game.moves_with_removal().skip(skip).enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
         let v = match m.mv {
             Move::Pass => String::new(),

@@ -89,6 +89,18 @@ impl Engine {
         Ok(())
     }
 
+    /// Reads the record's opening run of Black stones as handicap stones, when it is one
+    /// ([`Game::read_moves_as_handicap`]): the moves stay, each undoable.
+    pub(super) fn read_moves_as_handicap(&mut self) {
+        if self.game.read_moves_as_handicap() {
+            log::info!(
+                "read the {} Black stones before White's first move as handicap",
+                self.game.handicap().len()
+            );
+            self.player.forget();
+        }
+    }
+
     /// Takes back the last move; nothing changes when there is none.
     pub(super) fn undo(&mut self) -> Result<(), GameError> {
         self.game.undo()?;

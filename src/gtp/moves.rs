@@ -42,47 +42,25 @@ pub(super) fn color_and_vertex(
 /// when this is White's first move.
 pub(super) fn play_move(engine: &mut Engine, color: Color, mv: Move) -> Result<(), String> {
     let illegal = |e: GameError| format!("illegal move: {}", e);
-    match handicap_from_moves(engine.game(), color) {
-        Some(mut game) => {
-            game.play(color, mv).map_err(illegal)?;
-            log::info!(
-                "read the {} Black stones before White's first move as handicap",
-                game.handicap().len()
-            );
-            engine.replace_game(game);
-        }
-        None => engine.play(color, mv).map_err(illegal)?,
+    if color == Color::White && handicap_from_moves(engine.game(), color).is_some() {
+        // Read as handicap only once the move is known to be legal: a refused move changes
+        // nothing.
+        let mut trial = engine.game().clone();
+        trial.play(color, mv).map_err(illegal)?;
+        engine.read_moves_as_handicap();
     }
-    Ok(())
+    engine.play(color, mv).map_err(illegal)
 }
 
-/// The game with its opening run of Black stones turned into handicap stones, when `color` is
-/// White, the record is only Black stones (two or more), and it started from an empty board
-/// under rules where Black moves first.
+/// A copy of the game with its opening run of Black stones read as handicap stones, when
+/// `color` is White and [`Game::read_moves_as_handicap`] applies: what White's first move, or
+/// an analysis for White, sees.
 pub(super) fn handicap_from_moves(game: &Game, color: Color) -> Option<Game> {
-    if color != Color::White
-        || game.move_number() < 2
-        || !game.handicap().is_empty()
-        || game.rules().first_player != Color::Black
-        || game.rules().opening_placements > 0
-    {
+    if color != Color::White {
         return None;
     }
-    let mut points = Vec::with_capacity(game.move_number());
-    for m in game.moves() {
-        match (m.color, m.mv) {
-            (Color::Black, Move::Play(p)) => points.push(p),
-            _ => return None,
-        }
-    }
-    let mut start = game.clone();
-    while start.undo().is_ok() {}
-    let b = start.board();
-    if b.empty_points().len() != b.size() * b.size() {
-        return None;
-    }
-    start.place_handicap(&points).ok()?;
-    Some(start)
+    let mut copy = game.clone();
+    copy.read_moves_as_handicap().then_some(copy)
 }
 
 pub fn undo(engine: &mut Engine, _: &[&str]) -> Answer {
@@ -168,14 +146,8 @@ pub(super) fn generate_move(
     filters: &[MoveFilter],
     watch: &mut Watch,
 ) -> Answer {
-    if how != Generate::Report {
-        if let Some(game) = handicap_from_moves(engine.game(), color) {
-            log::info!(
-                "read the {} Black stones before White's first move as handicap",
-                game.handicap().len()
-            );
-            engine.replace_game(game);
-        }
+    if how != Generate::Report && color == Color::White {
+        engine.read_moves_as_handicap();
     }
     let (player, game) = engine.player_and_game();
     let decision = player.genmove_watched(game, color, how == Generate::Cleanup, filters, watch);
