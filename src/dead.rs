@@ -74,20 +74,35 @@ pub fn from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<P
 }
 
 /// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that
-/// is not itself left in atari (no ko, no snapback). At the end of a game such a group is dead
-/// whatever random playouts say: they leave the capture to chance when both sides have other
-/// moves, and a group whose fate hangs on it then looks alive, even in "seki" with its captor.
+/// is not itself left in atari (no ko, no snapback), and whose attackers are alive. At the end
+/// of a game such a group is dead whatever random playouts say: they leave the capture to
+/// chance when both sides have other moves, and a group whose fate hangs on it then looks
+/// alive, even in "seki" with its captor. A group whose surrounding stones are themselves dead
+/// is another matter: taking it would not save them, and the count lifts them instead.
 fn capturable_at_once(game: &Game, dead: &[Point]) -> Vec<Point> {
     let board = game.board();
+    let mut is_dead = vec![false; CELLS];
+    for &p in dead {
+        is_dead[p.idx()] = true;
+    }
     let mut found = Vec::new();
     let mut seen = vec![false; CELLS];
     for p in board.points() {
         let Some(c) = board.color(p) else { continue };
         let head = board.group_of(p);
-        if seen[head.idx()] || dead.contains(&p) {
+        if seen[head.idx()] || is_dead[p.idx()] {
             continue;
         }
         seen[head.idx()] = true;
+        let attackers_dead = board.group_stones(p).any(|s| {
+            board
+                .neighbours(s)
+                .iter()
+                .any(|&n| board.color(n) == Some(c.opponent()) && is_dead[n.idx()])
+        });
+        if attackers_dead {
+            continue;
+        }
         let Some(lib) = board.atari_liberty(p) else {
             continue;
         };
@@ -215,6 +230,18 @@ mod tests {
         let all_black = vec![1.0f32; 25];
         let b = g.board();
         assert_eq!(from_ownership(b, &all_black, DEAD), vec![b.point(2, 3)]);
+    }
+
+    #[test]
+    fn a_stone_in_atari_among_dead_attackers_is_not_taken() {
+        // Black's living wall holds the board; White's three stones at the top are dead (the
+        // map gives everything to Black), and Black's C4 in atari among them is not dead for
+        // that, although White could take it at C3 with a stone of three liberties.
+        let g = position(&["..O..", ".OXO.", ".....", "XXXXX", "X.X.X"]);
+        let b = g.board();
+        assert_eq!(b.atari_liberty(b.point(2, 1)), Some(b.point(2, 2)));
+        let dead = judge(&g, &[1.0f32; 25]);
+        assert_eq!(dead, vec![b.point(2, 0), b.point(1, 1), b.point(3, 1)]);
     }
 
     #[test]

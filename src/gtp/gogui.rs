@@ -66,7 +66,9 @@ pub fn ownership(engine: &mut Engine, args: &[&str]) -> Answer {
         .zip(&black)
         .map(|(p, o)| format!("{} {:.2}", format_point(&board, p), o))
         .collect();
-    let dead = crate::dead::judge(engine.game(), &black);
+    // The marks are the judgement `final_status_list dead` and `final_score` use.
+    let (player, game) = engine.player_and_game();
+    let dead = player.dead_stones(game);
     let mut out = format!("INFLUENCE {}", influence.join(" "));
     if !dead.is_empty() {
         let marks: Vec<String> = dead.iter().map(|&p| format_point(&board, p)).collect();
