@@ -190,23 +190,8 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
 
-    /// Builds a position from rows of `X` (Black), `O` (White) and `.`, top row first.
     fn position(rows: &[&str]) -> Game {
-        let mut g = Game::new(rows.len(), Rules::chinese()).unwrap();
-        let b = g.board().clone();
-        let mut stones = Vec::new();
-        for (r, line) in rows.iter().enumerate() {
-            for (c, ch) in line.chars().enumerate() {
-                let color = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => continue,
-                };
-                stones.push((b.point(c, r), color));
-            }
-        }
-        g.setup(&stones).unwrap();
-        g
+        Game::from_diagram(rows, Rules::chinese()).unwrap()
     }
 
     #[test]

@@ -379,23 +379,8 @@ mod tests {
     use super::*;
     use crate::board::Move;
 
-    /// Builds a position from rows of `X` (Black), `O` (White) and `.`, top row first.
     fn position(rows: &[&str], rules: Rules) -> Game {
-        let mut g = Game::new(rows.len(), rules).unwrap();
-        let b = g.board().clone();
-        let mut stones = Vec::new();
-        for (r, line) in rows.iter().enumerate() {
-            for (c, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let color = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => continue,
-                };
-                stones.push((b.point(c, r), color));
-            }
-        }
-        g.setup(&stones).unwrap();
-        g
+        Game::from_diagram(rows, rules).unwrap()
     }
 
     /// The seed's example: 19×19, komi 3¾ stones (7.5 points); Black 185 wins by 1.5, 184 loses by

@@ -533,19 +533,8 @@ mod tests {
         let rows = [
             ".......", ".......", ".......", ".......", "XXXXX..", "XOOOX..", ".X.O...",
         ];
-        let mut g = Game::new(7, Rules::japanese()).unwrap();
+        let mut g = Game::from_diagram(&rows, Rules::japanese()).unwrap();
         let b = g.board().clone();
-        let mut stones = Vec::new();
-        for (r, line) in rows.iter().enumerate() {
-            for (c, ch) in line.chars().enumerate() {
-                match ch {
-                    'X' => stones.push((b.point(c, r), Some(Color::Black))),
-                    'O' => stones.push((b.point(c, r), Some(Color::White))),
-                    _ => {}
-                }
-            }
-        }
-        g.setup(&stones).unwrap();
         g.play(Color::Black, Move::Play(b.point(2, 6))).unwrap();
         g.play(Color::White, Move::Play(b.point(0, 6))).unwrap();
         let repeat = Move::Play(b.point(1, 6));
