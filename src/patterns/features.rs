@@ -48,6 +48,19 @@ const fn offset_index(dx: i32, dy: i32) -> u8 {
     panic!("not a neighbour offset")
 }
 
+/// The offset `(x, y)` under symmetry `s` of the square's eight: bit 2 swaps the axes, then
+/// bit 0 mirrors x and bit 1 mirrors y.
+const fn symmetry(s: usize, x: i32, y: i32) -> (i32, i32) {
+    let (mut a, mut b) = if s & 4 != 0 { (y, x) } else { (x, y) };
+    if s & 1 != 0 {
+        a = -a;
+    }
+    if s & 2 != 0 {
+        b = -b;
+    }
+    (a, b)
+}
+
 const fn make_permutations() -> [[u8; 8]; 8] {
     let mut out = [[0u8; 8]; 8];
     let mut s = 0;
@@ -55,17 +68,7 @@ const fn make_permutations() -> [[u8; 8]; 8] {
         let mut k = 0;
         while k < 8 {
             let (x, y) = NEIGHBOUR_OFFSETS[k];
-            // bit 0: mirror x, bit 1: mirror y, bit 2: swap axes
-            let (mut a, mut b) = (x, y);
-            if s & 4 != 0 {
-                (a, b) = (b, a);
-            }
-            if s & 1 != 0 {
-                a = -a;
-            }
-            if s & 2 != 0 {
-                b = -b;
-            }
+            let (a, b) = symmetry(s, x, y);
             out[s][k] = offset_index(a, b);
             k += 1;
         }
@@ -377,16 +380,7 @@ const fn make_diamond_permutations() -> [[u8; DIAMOND_CELLS]; 8] {
         let mut k = 0;
         while k < DIAMOND_CELLS {
             let (x, y) = DIAMOND_OFFSETS[k];
-            let (mut a, mut b) = (x, y);
-            if s & 4 != 0 {
-                (a, b) = (b, a);
-            }
-            if s & 1 != 0 {
-                a = -a;
-            }
-            if s & 2 != 0 {
-                b = -b;
-            }
+            let (a, b) = symmetry(s, x, y);
             let mut j = 0;
             while j < DIAMOND_CELLS {
                 if DIAMOND_OFFSETS[j].0 == a && DIAMOND_OFFSETS[j].1 == b {
