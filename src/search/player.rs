@@ -311,8 +311,9 @@ impl Player {
     }
 
     /// Live analysis: searches the position for `color` (real komi, no shortcuts) until the
-    /// budget is spent or the watch interrupts it — with neither budget, until interrupted or
-    /// the tree is full — keeping to `filters`. Returns the final view.
+    /// budget is spent or the watch interrupts it — with neither budget, until interrupted (a
+    /// full tree stops growing, the simulations go on from its leaves) — keeping to `filters`.
+    /// Returns the final view.
     pub fn analyse_watched(
         &mut self,
         game: &Game,
@@ -331,7 +332,7 @@ impl Player {
     }
 
     /// Pondering: searches the game's position, the opponent to move, on the opponent's time
-    /// until `interrupted` says a command has come (or the tree is full), keeping the tree for
+    /// until `interrupted` says a command has come, keeping the tree for
     /// the next `genmove`. The clock is not touched: this time is not ours.
     pub fn ponder(&mut self, game: &Game, interrupted: &dyn Fn() -> bool) {
         let color = game.to_move();
@@ -524,6 +525,104 @@ mod tests {
         );
         assert!(seen.len() >= 3, "{:?}", seen);
         assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{:?}", seen);
+    }
+
+    /// The 2×2 position of issue 13: Black a1 and a2, White b2, Black to move.
+    fn tiny_game() -> Game {
+        let mut g = Game::new(2, Rules::chinese()).unwrap();
+        let at = |g: &Game, c, r| Move::Play(g.board().point(c, r));
+        for (color, (c, r)) in [
+            (Color::Black, (0, 0)),
+            (Color::White, (1, 1)),
+            (Color::Black, (0, 1)),
+        ] {
+            let mv = at(&g, c, r);
+            g.play(color, mv).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_simulation_on_a_tiny_board_expands_one_node() {
+        let g = tiny_game();
+        let mut p = Player::new(Config {
+            threads: 1,
+            max_memory_mb: 64,
+            ..Config::default()
+        });
+        p.analyse(&g, Color::White, Some(200), None);
+        let tree = &p.kept.as_ref().unwrap().tree;
+        assert_eq!(tree.root().visits(), 200);
+        // At most one expansion (a handful of children) per simulation.
+        assert!(tree.nodes() < 200 * 6, "{} nodes", tree.nodes());
+        let shown: u32 = p.analysis().moves.iter().map(|m| m.visits).sum();
+        assert!(shown >= 190, "analysis shows {shown} visits");
+    }
+
+    #[test]
+    fn a_full_tree_goes_on_from_its_leaves() {
+        let g = Game::new(5, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            max_memory_mb: 1,
+            ..Config::default()
+        });
+        // No budget: only the interrupt, honoured after 20,000 playouts, ends it.
+        let mut watch = Watch {
+            interrupted: &|| true,
+            min_playouts: 20_000,
+            progress: None,
+        };
+        let a = p.analyse_watched(&g, Color::Black, (None, None), &[], &mut watch);
+        assert!(a.playouts >= 20_000, "stopped after {}", a.playouts);
+        let tree = &p.kept.as_ref().unwrap().tree;
+        assert!(tree.is_full());
+        assert!(tree.root().visits() >= 20_000);
+    }
+
+    #[test]
+    fn the_kept_subtree_stays_in_the_kept_trees_memory() {
+        let mut g = Game::new(5, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            max_memory_mb: 1,
+            ..Config::default()
+        });
+        let mut watch = Watch {
+            interrupted: &|| true,
+            min_playouts: 5_000,
+            progress: None,
+        };
+        p.analyse_watched(&g, Color::Black, (None, None), &[], &mut watch);
+        let kept = &p.kept.as_ref().unwrap().tree;
+        assert!(kept.is_full());
+        let (arena, allocated) = (kept.root() as *const _, kept.allocated_nodes());
+        // Black's and White's most visited moves are played: the next search starts from there.
+        let mut node = Tree::ROOT;
+        for color in [Color::Black, Color::White] {
+            node = kept
+                .children(node)
+                .max_by_key(|&c| kept.node(c).visits())
+                .unwrap();
+            g.play(color, kept.node(node).mv()).unwrap();
+        }
+        let visits = kept.node(node).visits();
+        let grandchildren: Vec<(Move, u32)> = kept
+            .children(node)
+            .map(|c| (kept.node(c).mv(), kept.node(c).visits()))
+            .collect();
+        let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(1));
+        // No second tree was allocated beside the kept one: the subtree was moved within it,
+        // and what it does not use is freed.
+        assert!(std::ptr::eq(arena, t.root()));
+        assert!(t.allocated_nodes() <= allocated);
+        assert!(!t.is_full());
+        assert_eq!(t.root().visits(), visits);
+        let moved: Vec<(Move, u32)> = t
+            .children(Tree::ROOT)
+            .map(|c| (t.node(c).mv(), t.node(c).visits()))
+            .collect();
+        assert_eq!(moved, grandchildren);
     }
 
     #[test]

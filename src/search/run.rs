@@ -5,8 +5,8 @@
 //! search with a playout budget is reproducible; the calling thread watches the controller
 //! (interrupts, progress reports). After the search the whole tree is kept, uncopied, so that
 //! nothing is spent after the deadline; the next search takes the subtree of the moves actually
-//! played since (up to two: ours and the reply, or the reply after pondering) in one copy,
-//! within its own time.
+//! played since (up to two: ours and the reply, or the reply after pondering), moved within the
+//! same arena so that the budget of `--max-memory` holds at every moment, within its own time.
 
 use super::analysis::{self, Analysis, MoveFilter, Watch};
 use super::ownership::{OwnershipSums, SharedOwnership};
@@ -173,6 +173,8 @@ impl Player {
         // The root's children must be exactly this move's legal moves: rebuild them if the kept
         // tree's differ (e.g. cleanup excludes passing).
         let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
+            // The old tree goes before the new one takes memory.
+            drop(tree);
             Tree::new(capacity)
         } else {
             tree
@@ -196,7 +198,6 @@ impl Player {
             seed,
         };
         let pool = self.pool();
-        let unbounded = max_playouts.is_none() && max_time.is_none();
         pool.in_place_scope(|scope| {
             for index in 0..pool.current_num_threads() {
                 let run = &run;
@@ -207,9 +208,9 @@ impl Player {
                 std::thread::sleep(Duration::from_millis(2));
                 let interrupted =
                     run.done.load(Relaxed) >= watch.min_playouts && (watch.interrupted)();
-                // A search without a budget (analysis, pondering) ends when told to, or when
-                // its tree can grow no more.
-                if interrupted || (unbounded && tree.is_full()) {
+                // A search without a budget (analysis, pondering) ends when told to: once its
+                // tree can grow no more, simulations go on from the leaves.
+                if interrupted {
                     run.stop.store(true, Relaxed);
                     break;
                 }
@@ -275,6 +276,7 @@ impl Player {
         let Some(kept) = self.kept.take() else {
             return Tree::new(capacity);
         };
+
         let moves: Vec<_> = game.moves().collect();
         for k in 0..=2usize.min(moves.len()) {
             if game.hash_moves_ago(k) != Some(kept.hash) {
@@ -300,9 +302,10 @@ impl Player {
                 node = node.and_then(|n| kept.tree.child_by_move(n, m.mv));
             }
             if let Some(n) = node {
-                return kept.tree.subtree(n, capacity);
+                return kept.tree.into_subtree(n, capacity);
             }
         }
+        drop(kept);
         Tree::new(capacity)
     }
 }

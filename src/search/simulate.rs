@@ -96,7 +96,11 @@ impl Root {
             stone_balance,
             move_number: game.move_number(),
             passes: game.consecutive_passes(),
-            expand_at: 1 + size as u32 / 4,
+            // At least 2: a node is expanded on its second visit at the earliest, so that one
+            // descent expands one node. Expanding on the first would expand every node it
+            // reaches, and on the smallest boards, where captures and passes under basic ko can
+            // go round for ever, one simulation would fill the whole tree.
+            expand_at: (1 + size as u32 / 4).max(2),
             equivalence: if size <= 9 { 3000.0 } else { 4000.0 },
             root_moves,
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),

@@ -321,38 +321,97 @@ impl Tree {
         self.children(i).find(|&c| self.node(c).mv() == mv)
     }
 
-    /// A new tree holding only the subtree under node `i`, which becomes the root: the tree kept
-    /// for the next move. Nodes beyond `capacity` are dropped (their parents become leaves).
-    pub fn subtree(&self, i: u32, capacity: usize) -> Tree {
-        let out = Tree::new(capacity);
-        out.root().copy_stats_from(self.node(i));
-        out.root().mv.store(self.node(i).mv.load(Relaxed), Relaxed);
-        // Breadth-first copy: (old index, new index).
-        let mut queue = std::collections::VecDeque::from([(i, Tree::ROOT)]);
-        while let Some((old, new)) = queue.pop_front() {
-            let kids = self.children(old);
-            if kids.is_empty() {
-                continue;
-            }
-            let n = kids.len();
-            let first = out.used.fetch_add(n, Relaxed);
-            if first + n > out.capacity {
-                out.used.fetch_sub(n, Relaxed);
-                continue;
-            }
-            for (k, c) in kids.enumerate() {
-                let dst = out.node((first + k) as u32);
-                let src = self.node(c);
-                dst.reset(src.mv(), 0, 0.0);
-                dst.copy_stats_from(src);
-                queue.push_back((c, (first + k) as u32));
-            }
-            let node = out.node(new);
-            node.first_child.store(first as u32, Relaxed);
-            node.child_count.store(n as u32, Relaxed);
-            node.state.store(EXPANDED, Relaxed);
+    /// Nodes whose memory is allocated (the arena grows by whole chunks).
+    pub fn allocated_nodes(&self) -> usize {
+        self.chunks.iter().filter(|c| c.get().is_some()).count() * CHUNK
+    }
+
+    /// The same tree holding only the subtree under node `i`, which becomes the root: the tree
+    /// kept for the next move, moved within its own arena so that no second tree is ever
+    /// allocated beside it (the memory budget holds for both at once). The chunks left unused are
+    /// freed. The tree takes the new `capacity`: nodes beyond it are dropped (their parents
+    /// become leaves).
+    ///
+    /// Why moving in place is safe: a node's children are always allocated after the node itself,
+    /// so along any line the children's blocks lie at ever higher indices. Blocks are moved in the
+    /// order of their old index (the lowest discovered first, which is the lowest of all not yet
+    /// moved, since every undiscovered block lies above its discovered ancestor), each to just
+    /// after the ones moved before it: a block never moves up, and never onto a node not yet
+    /// moved.
+    pub fn into_subtree(mut self, i: u32, capacity: usize) -> Tree {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let root = self.node(Tree::ROOT);
+        let src = self.node(i);
+        root.copy_stats_from(src);
+        root.mv.store(src.mv.load(Relaxed), Relaxed);
+        root.first_child
+            .store(src.first_child.load(Relaxed), Relaxed);
+        root.child_count
+            .store(src.child_count.load(Relaxed), Relaxed);
+        let state = if src.is_expanded() {
+            EXPANDED
+        } else {
+            UNEXPANDED
+        };
+        root.state.store(state, Relaxed);
+        // Pending blocks: (old first child, new index of their parent).
+        let mut pending = BinaryHeap::new();
+        if state == EXPANDED {
+            pending.push(Reverse((root.first_child.load(Relaxed), Tree::ROOT)));
         }
-        out
+        let mut next = 1u32;
+        while let Some(Reverse((old_first, parent))) = pending.pop() {
+            let count = self.node(parent).child_count.load(Relaxed);
+            debug_assert!(next <= old_first);
+            for k in 0..count {
+                let (from, to) = (self.node(old_first + k), self.node(next + k));
+                let expanded = from.is_expanded();
+                if next != old_first {
+                    to.copy_stats_from(from);
+                    to.mv.store(from.mv.load(Relaxed), Relaxed);
+                    to.first_child
+                        .store(from.first_child.load(Relaxed), Relaxed);
+                    to.child_count
+                        .store(from.child_count.load(Relaxed), Relaxed);
+                }
+                // A node whose expansion found the arena full may be expanded now.
+                to.state
+                    .store(if expanded { EXPANDED } else { UNEXPANDED }, Relaxed);
+                if expanded {
+                    pending.push(Reverse((to.first_child.load(Relaxed), next + k)));
+                }
+            }
+            self.node(parent).first_child.store(next, Relaxed);
+            next += count;
+        }
+        // A smaller budget: blocks that do not fit are cut off, their parents left leaves. A
+        // node's ancestors lie below it, so every node kept is still reached from the root.
+        let capacity = capacity.max(1024);
+        let mut used = next as usize;
+        if used > capacity {
+            for k in 0..capacity as u32 {
+                let n = self.node(k);
+                let end =
+                    n.first_child.load(Relaxed) as usize + n.child_count.load(Relaxed) as usize;
+                if n.is_expanded() && end > capacity {
+                    n.child_count.store(0, Relaxed);
+                    n.state.store(UNEXPANDED, Relaxed);
+                }
+            }
+            used = capacity;
+        }
+        let in_use = used.div_ceil(CHUNK);
+        for chunk in self.chunks.iter_mut().skip(in_use) {
+            chunk.take();
+        }
+        let mut chunks: Vec<_> = std::mem::take(&mut self.chunks).into_vec();
+        chunks.resize_with(capacity.div_ceil(CHUNK), OnceLock::new);
+        Tree {
+            chunks: chunks.into_boxed_slice(),
+            capacity,
+            used: AtomicUsize::new(used),
+        }
     }
 }
 
@@ -377,7 +436,7 @@ mod tests {
         let c = t.child_by_move(Tree::ROOT, Move::Play(Point(2))).unwrap();
         t.node(c).add_visit();
         t.node(c).add_value(1.0);
-        let sub = t.subtree(c, 2048);
+        let sub = t.into_subtree(c, 2048);
         assert_eq!(sub.root().stats().visits, 1);
         assert_eq!(sub.root().stats().prior_visits, 10);
     }
