@@ -3,8 +3,10 @@
 //! passes, handicap and setup stones, and the pre-judgement opening.
 //!
 //! The opening placements (pre-judgement: W, B, W, B, no pass) belong to a game started on an
-//! empty board. A record that starts from setup stones is a position whose opening lies behind
-//! it: no placement order, passes allowed, the side to move as the record or controller says.
+//! empty board. A record that starts from a set-up position (SGF setup stones: a problem, an
+//! analysis position; see [`Game::start_from_position`]) has its opening behind it: no placement
+//! order, passes allowed, the side to move as the record says. Stones placed with
+//! [`Game::setup`] alone (diagrams, tests) only change the start board.
 //!
 //! The record is compact, a few dozen bytes per move: each move keeps what it changed besides the
 //! stones (the board's ko and last moves, prisoners, passes, side to move), and a copy of the
@@ -158,9 +160,9 @@ pub struct Game {
     /// sends handicap stones as Black moves before White's first (see
     /// [`Game::read_moves_as_handicap`]); 0 when the handicap was placed as such.
     handicap_moves: usize,
-    /// The start position holds stones (setup or handicap): the rules' opening placements,
-    /// which build a position from an empty board, do not apply to this record.
-    starts_from_stones: bool,
+    /// The record starts from a set-up position: the rules' opening placements, which build a
+    /// position from an empty board, lie behind it.
+    starts_from_position: bool,
 }
 
 impl Game {
@@ -184,7 +186,7 @@ impl Game {
             passes: 0,
             handicap: Vec::new(),
             handicap_moves: 0,
-            starts_from_stones: false,
+            starts_from_position: false,
         };
         g.record_position(g.board.hash());
         Some(g)
@@ -365,10 +367,10 @@ impl Game {
         true
     }
 
-    /// The opening placements this record opens with: the rules' own on an empty start board,
-    /// none on a start position of setup or handicap stones.
+    /// The opening placements this record opens with: the rules' own, none when it starts from
+    /// a set-up position.
     pub fn opening_placements(&self) -> u8 {
-        if self.starts_from_stones {
+        if self.starts_from_position {
             0
         } else {
             self.rules.opening_placements
@@ -376,7 +378,7 @@ impl Game {
     }
 
     /// The rules as they apply to this record: the configured ones without the opening
-    /// placements when the record starts from stones. What a search or move generator that
+    /// placements when the record starts from a set-up position. What a search or move generator that
     /// counts moves from the record's start must ask ([`Rules::in_opening`],
     /// [`Rules::opening_color`], [`Rules::pass_allowed`]); `rules` stays the configured ruleset.
     pub fn record_rules(&self) -> Rules {
@@ -616,11 +618,21 @@ impl Game {
             }
         }
         self.checkpoints[0].board.copy_from(&board);
-        self.starts_from_stones = board.empty_points().len() != self.board_area();
         self.board = board;
         self.positions.clear();
         self.seen.clear();
         self.record_position(self.board.hash());
+        Ok(())
+    }
+
+    /// Makes the start board, if it holds stones, a set-up position (SGF setup stones: a
+    /// problem, an analysis position): the opening placements lie behind it, so either colour may
+    /// move first and a pass is legal at once. Only before the first move.
+    pub fn start_from_position(&mut self) -> Result<(), GameError> {
+        if !self.history.is_empty() {
+            return Err(GameError::BoardNotEmpty);
+        }
+        self.starts_from_position = self.board.empty_points().len() != self.board_area();
         Ok(())
     }
 

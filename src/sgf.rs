@@ -349,7 +349,9 @@ pub fn load(
                     ae.iter().map(|&p| (p, None)).collect();
                 stones.extend(ab.iter().map(|&p| (p, Some(Color::Black))));
                 stones.extend(aw.iter().map(|&p| (p, Some(Color::White))));
+                // A record set up from stones is a position: its opening lies behind it.
                 game.setup(&stones)
+                    .and_then(|()| game.start_from_position())
             };
             if let Err(e) = placed {
                 return err(format!("setup stones refused: {}", e));
