@@ -2,6 +2,12 @@
 //! positions seen (for superko and for reporting Japanese repetitions), prisoners, consecutive
 //! passes, handicap and setup stones, and the pre-judgement opening.
 //!
+//! The opening placements (pre-judgement: W, B, W, B, no pass) belong to a game started on an
+//! empty board. A record that starts from a set-up position (SGF setup stones: a problem, an
+//! analysis position; see [`Game::start_from_position`]) has its opening behind it: no placement
+//! order, passes allowed, the side to move as the record says. Stones placed with
+//! [`Game::setup`] alone (diagrams, tests) only change the start board.
+//!
 //! The record is compact, a few dozen bytes per move: each move keeps what it changed besides the
 //! stones (the board's ko and last moves, prisoners, passes, side to move), and a copy of the
 //! board is kept at the start and then every [`STONES_PER_CHECKPOINT`] stones or
@@ -154,6 +160,9 @@ pub struct Game {
     /// sends handicap stones as Black moves before White's first (see
     /// [`Game::read_moves_as_handicap`]); 0 when the handicap was placed as such.
     handicap_moves: usize,
+    /// The record starts from a set-up position: the rules' opening placements, which build a
+    /// position from an empty board, lie behind it.
+    starts_from_position: bool,
 }
 
 impl Game {
@@ -177,6 +186,7 @@ impl Game {
             passes: 0,
             handicap: Vec::new(),
             handicap_moves: 0,
+            starts_from_position: false,
         };
         g.record_position(g.board.hash());
         Some(g)
@@ -357,9 +367,49 @@ impl Game {
         true
     }
 
+    /// The opening placements this record opens with: the rules' own, none when it starts from
+    /// a set-up position.
+    pub fn opening_placements(&self) -> u8 {
+        if self.starts_from_position {
+            0
+        } else {
+            self.rules.opening_placements
+        }
+    }
+
+    /// The rules as they apply to this record: the configured ones without the opening
+    /// placements when the record starts from a set-up position. What a search or move generator that
+    /// counts moves from the record's start must ask ([`Rules::in_opening`],
+    /// [`Rules::opening_color`], [`Rules::pass_allowed`]); `rules` stays the configured ruleset.
+    pub fn record_rules(&self) -> Rules {
+        Rules {
+            opening_placements: self.opening_placements(),
+            ..self.rules
+        }
+    }
+
     /// Whether the pre-judgement opening placements are still running.
     pub fn in_opening(&self) -> bool {
-        self.rules.in_opening(self.history.len())
+        self.record_rules().in_opening(self.history.len())
+    }
+
+    /// The colour that must place the next stone while the opening placements run.
+    pub fn opening_color(&self) -> Option<Color> {
+        self.record_rules().opening_color(self.history.len())
+    }
+
+    /// The side to move at the start of the record, before its first move.
+    pub fn start_to_move(&self) -> Color {
+        self.history.first().map_or(self.to_move, |r| r.to_move)
+    }
+
+    /// Sets the side to move of a record without moves (SGF `PL`, a set-up position).
+    pub fn set_start_to_move(&mut self, color: Color) -> Result<(), GameError> {
+        if !self.history.is_empty() {
+            return Err(GameError::BoardNotEmpty);
+        }
+        self.to_move = color;
+        Ok(())
     }
 
     /// Stones each side has put on the board by moves (setup and handicap stones excluded):
@@ -417,8 +467,7 @@ impl Game {
         mv: Move,
         removal: Removal,
     ) -> Result<(Board, Outcome), GameError> {
-        let index = self.history.len();
-        if let Some(expected) = self.rules.opening_color(index) {
+        if let Some(expected) = self.opening_color() {
             if mv == Move::Pass {
                 return Err(GameError::PassInOpening);
             }
@@ -573,6 +622,17 @@ impl Game {
         self.positions.clear();
         self.seen.clear();
         self.record_position(self.board.hash());
+        Ok(())
+    }
+
+    /// Makes the start board, if it holds stones, a set-up position (SGF setup stones: a
+    /// problem, an analysis position): the opening placements lie behind it, so either colour may
+    /// move first and a pass is legal at once. Only before the first move.
+    pub fn start_from_position(&mut self) -> Result<(), GameError> {
+        if !self.history.is_empty() {
+            return Err(GameError::BoardNotEmpty);
+        }
+        self.starts_from_position = self.board.empty_points().len() != self.board_area();
         Ok(())
     }
 

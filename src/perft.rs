@@ -16,7 +16,7 @@ use crate::rules::Rules;
 pub fn perft(game: &Game, depth: u32) -> u64 {
     let mut walk = Walk {
         game,
-        rules: *game.rules(),
+        rules: game.record_rules(),
         path: Vec::with_capacity(depth as usize),
     };
     walk.count(
@@ -97,10 +97,7 @@ impl Walk<'_> {
 /// Every legal move for the side to move in `game`, with its removal choice where the rules give
 /// one (the same moves perft counts at depth 1).
 pub fn legal_moves(game: &Game) -> Vec<(Move, Removal)> {
-    let color = game
-        .rules()
-        .opening_color(game.move_number())
-        .unwrap_or(game.to_move());
+    let color = game.opening_color().unwrap_or(game.to_move());
     let mut moves = Vec::new();
     if game.consecutive_passes() >= 2 {
         return moves;

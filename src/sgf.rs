@@ -280,8 +280,10 @@ fn rules_name(rules: &Rules) -> String {
 
 /// Builds the game of an SGF text: size `SZ` (19 when absent), komi `KM` (else `komi`), rules
 /// `RU` when it names a tengen ruleset (else `rules`), setup stones `AB`/`AW`/`AE` before the
-/// first move (the root's `AB` alone with `HA` are handicap stones), then the moves of the main
-/// line. With `stop_before = Some(k)`, the position before move number `k` (1-based); a `k`
+/// first move (the root's `AB` alone with `HA` are handicap stones), the side to move `PL` before
+/// the first move, then the moves of the main line. A record that starts from setup stones has
+/// no opening placements (see [`Game::opening_placements`]): its first move may be either
+/// colour's, and without `PL` the side to move is the first move's colour, else the rules'. With `stop_before = Some(k)`, the position before move number `k` (1-based); a `k`
 /// beyond the last move reads the whole game.
 pub fn load(
     text: &str,
@@ -329,6 +331,7 @@ pub fn load(
     };
 
     let mut number = 0usize;
+    let mut pl_seen = false;
     for (index, node) in nodes.iter().enumerate() {
         let board = game.board().clone();
         let ab = parse_point_list(node.get("AB").unwrap_or(&[]), &board)?;
@@ -346,11 +349,21 @@ pub fn load(
                     ae.iter().map(|&p| (p, None)).collect();
                 stones.extend(ab.iter().map(|&p| (p, Some(Color::Black))));
                 stones.extend(aw.iter().map(|&p| (p, Some(Color::White))));
+                // A record set up from stones is a position: its opening lies behind it.
                 game.setup(&stones)
+                    .and_then(|()| game.start_from_position())
             };
             if let Err(e) = placed {
                 return err(format!("setup stones refused: {}", e));
             }
+        }
+        if let Some(pl) = node.first("PL") {
+            let Some(color) = crate::coords::parse_color(pl.trim()) else {
+                return err(format!("PL[{}] is not a colour", pl));
+            };
+            // After the first move the moves' own colours say who moves: `PL` there is
+            // ignored.
+            pl_seen |= game.set_start_to_move(color).is_ok();
         }
         let b = node.get("B");
         let w = node.get("W");
@@ -362,6 +375,11 @@ pub fn load(
         };
         number += 1;
         if stop_before.is_some_and(|k| number >= k) {
+            // Stopped before the first move: that move's colour is the side to move, unless
+            // `PL` said it.
+            if game.moves().next().is_none() && !pl_seen {
+                let _ = game.set_start_to_move(color);
+            }
             break;
         }
         let value = values[0].as_str();
@@ -507,6 +525,11 @@ pub fn write(game: &Game, info: &Info) -> String {
             }
         }
     }
+    // A set-up position whose first mover is not the rules' says who moves first.
+    let start = game.start_to_move();
+    if handicap.is_empty() && game.opening_placements() == 0 && start != game.rules().first_player {
+        root.push_str(&format!("PL[{}]", start.letter()));
+    }
     let mut out = root;
     for (i, (m, removal)) in game.moves_with_removal().skip(skip).enumerate() {
         out.push(if i % 10 == 0 { '\n' } else { ' ' });
@@ -592,6 +615,40 @@ mod tests {
         let b = g.board();
         assert_eq!(b.color(b.point(0, 1)), Some(Color::Black));
         assert_eq!(b.color(b.point(2, 2)), Some(Color::White));
+    }
+
+    #[test]
+    fn set_up_prejudgement_positions_have_no_opening() {
+        // Set-up stones and Black's move first: no placement order applies.
+        let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd];B[bb];W[];B[])";
+        let k = HalfPoints(0);
+        let g = load(t, Rules::japanese(), k, None).unwrap();
+        assert_eq!(
+            (g.move_number(), g.in_opening(), g.opening_color()),
+            (3, false, None)
+        );
+        // Stopped before the first move, the side to move is that move's colour…
+        let g = load(t, Rules::japanese(), k, Some(1)).unwrap();
+        assert_eq!((g.move_number(), g.to_move()), (0, Color::Black));
+        assert_eq!(g.opening_placements(), 0);
+        // …unless PL says otherwise; without either it is the rules' first player.
+        let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd]PL[W];B[bb])";
+        let g = load(t, Rules::japanese(), k, Some(1)).unwrap();
+        assert_eq!(g.to_move(), Color::White);
+        let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd])";
+        assert_eq!(
+            load(t, Rules::japanese(), k, None).unwrap().to_move(),
+            Color::White
+        );
+        assert!(load("(;SZ[5]AB[cc]PL[x])", Rules::japanese(), k, None).is_err());
+        // PL round-trips through the written record.
+        let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd]PL[B])";
+        let g = load(t, Rules::japanese(), k, None).unwrap();
+        let back = load(&write(&g, &Info::default()), Rules::japanese(), k, None).unwrap();
+        assert_eq!((back.to_move(), back.board()), (Color::Black, g.board()));
+        // An empty board keeps the placements: Black may not open.
+        let t = "(;SZ[5]RU[prejudgement];B[bb])";
+        assert!(load(t, Rules::japanese(), k, None).is_err());
     }
 
     #[test]

@@ -123,11 +123,7 @@ pub(super) const MIN_PLAYOUTS: u64 = 100;
 /// pre-judgement opening fixes who places each stone; asking the other colour is as illegal as
 /// playing for it).
 pub(super) fn check_generate(engine: &Engine, color: Color) -> Result<(), String> {
-    if let Some(expected) = engine
-        .game()
-        .rules()
-        .opening_color(engine.game().move_number())
-    {
+    if let Some(expected) = engine.game().opening_color() {
         if expected != color {
             return Err(format!(
                 "illegal move: {}",

@@ -55,7 +55,7 @@ impl Predictions {
 /// The opening placements of the record.
 fn opening_of(game: &Game) -> Vec<PlayedMove> {
     game.moves()
-        .take(game.rules().opening_placements as usize)
+        .take(game.opening_placements() as usize)
         .collect()
 }
 
