@@ -57,7 +57,8 @@ impl Root {
         extra_komi: HalfPoints,
         filters: &[MoveFilter],
     ) -> Root {
-        let rules = *game.rules();
+        // The record's rules: a pre-judgement position set up from stones has no opening left.
+        let rules = game.record_rules();
         let filters = Filters::new(filters);
         // The root keeps to the filters too, unless they leave it nothing to play.
         let filtered: Vec<Move> = root_moves
