@@ -119,19 +119,20 @@ fn scratch_dir(name: &str) -> PathBuf {
 fn lines_sent_while_the_engine_is_busy_are_not_all_held() {
     let dir = scratch_dir("flood");
     let mut e = Engine::start(&dir);
-    assert_eq!(e.one("boardsize 19"), "= \n");
-    let before = e.peak_mb();
-    // Answers nobody reads yet: once the pipe is full the engine waits to write, as it would in
-    // a long `genmove`, and reads no further command.
+    // Answers nobody reads yet (the engine's output is not read until `read_output`): once the
+    // pipe is full the engine waits to write, as it would in a long `genmove`, and runs no
+    // further command.
     let busy = "showboard\n".repeat(200);
     e.stdin.write_all(busy.as_bytes()).unwrap();
-    // Then four million empty lines (4 MB, about 100 MB once queued one by one), from a thread:
+    std::thread::sleep(Duration::from_millis(500));
+    let before = e.peak_mb();
+    // Then eight million empty lines (8 MB, over 300 MB once queued one by one), from a thread:
     // the engine may block the sender.
     let mut stdin = e.stdin.try_clone_for_test();
     let (done_tx, done) = mpsc::channel();
     let flood = std::thread::spawn(move || {
         let chunk = vec![b'\n'; 64 * 1024];
-        for _ in 0..64 {
+        for _ in 0..128 {
             stdin.write_all(&chunk).unwrap();
         }
         stdin.flush().unwrap();
