@@ -14,10 +14,17 @@ use crate::rules::Rules;
 /// The number of legal move sequences of length `depth` from the game's current position, the
 /// game's side to move moving first.
 pub fn perft(game: &Game, depth: u32) -> u64 {
+    perft_within(game, depth, u64::MAX).expect("an unlimited walk always finishes")
+}
+
+/// [`perft`], giving up (`None`) once more than `budget` moves have been tried: the work of the
+/// walk, whatever the position, since every sequence counted is a move tried at its last ply.
+pub fn perft_within(game: &Game, depth: u32, budget: u64) -> Option<u64> {
     let mut walk = Walk {
         game,
         rules: game.record_rules(),
         path: Vec::with_capacity(depth as usize),
+        budget,
     };
     walk.count(
         game.board(),
@@ -35,6 +42,8 @@ struct Walk<'a> {
     rules: Rules,
     /// Hashes of the positions created by stones along the current line.
     path: Vec<u64>,
+    /// Moves that may still be tried before the walk gives up.
+    budget: u64,
 }
 
 impl Walk<'_> {
@@ -42,22 +51,36 @@ impl Walk<'_> {
         self.game.times_seen(hash) > 0 || self.path.contains(&hash)
     }
 
-    fn count(&mut self, board: &Board, color: Color, index: usize, passes: u8, depth: u32) -> u64 {
+    /// Takes one move from the budget; `None` when it is spent.
+    fn spend(&mut self) -> Option<()> {
+        self.budget = self.budget.checked_sub(1)?;
+        Some(())
+    }
+
+    fn count(
+        &mut self,
+        board: &Board,
+        color: Color,
+        index: usize,
+        passes: u8,
+        depth: u32,
+    ) -> Option<u64> {
         if depth == 0 {
-            return 1;
+            return Some(1);
         }
         if passes >= 2 {
-            return 0;
+            return Some(0);
         }
         let color = self.rules.opening_color(index).unwrap_or(color);
         let mut total = 0;
         if self.rules.pass_allowed(index) {
+            self.spend()?;
             total += if depth == 1 {
                 1
             } else {
                 let mut next = board.clone();
                 next.pass();
-                self.count(&next, color.opponent(), index + 1, passes + 1, depth - 1)
+                self.count(&next, color.opponent(), index + 1, passes + 1, depth - 1)?
             };
         }
         let mut points = board.empty_points().to_vec();
@@ -70,6 +93,7 @@ impl Walk<'_> {
                 &[Removal::Opponent]
             };
             for &removal in choices {
+                self.spend()?;
                 let mut next = board.clone();
                 if next
                     .try_play(p, color, self.rules.suicide_legal, removal)
@@ -86,11 +110,11 @@ impl Walk<'_> {
                     self.path.push(next.hash());
                     let n = self.count(&next, color.opponent(), index + 1, 0, depth - 1);
                     self.path.pop();
-                    n
+                    n?
                 };
             }
         }
-        total
+        Some(total)
     }
 }
 
@@ -137,6 +161,15 @@ mod tests {
         // No pass in the opening.
         assert_eq!(perft(&pj, 1), 4);
         assert_eq!(perft(&pj, 2), 12);
+    }
+
+    #[test]
+    fn a_budget_stops_the_walk_only_when_exceeded() {
+        let g = Game::new(2, Rules::chinese()).unwrap();
+        // Depth 1 tries exactly the five moves.
+        assert_eq!(perft_within(&g, 1, 5), Some(5));
+        assert_eq!(perft_within(&g, 1, 4), None);
+        assert_eq!(perft_within(&g, 3, 1_000_000), Some(perft(&g, 3)));
     }
 
     #[test]

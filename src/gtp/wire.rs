@@ -17,9 +17,16 @@ use std::sync::{mpsc, Arc};
 /// runaway controller cannot make the engine allocate without bound.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// The most lines queued behind the running command before the reader thread stops reading (and
+/// the controller's writes block): at most this many times [`MAX_LINE`] bytes held, however much a
+/// controller sends while a long command runs.
+pub const MAX_QUEUED_LINES: usize = 64;
+
 /// Lines that arrived while a command runs, counted by the reader thread: a line is counted
 /// when it is read and uncounted when the main loop takes it, so the counts are exactly the
-/// lines queued behind the running command.
+/// lines queued behind the running command (at most [`MAX_QUEUED_LINES`] plus the one the
+/// reader waits to queue; a line the controller has written beyond them is not seen until the
+/// queue drains).
 #[derive(Default, Debug)]
 pub struct Input {
     waiting: AtomicUsize,
@@ -108,12 +115,13 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<Line>> {
 
 /// Starts the reader thread on `input`: lines arrive on the returned channel, in order, each
 /// counted in `counts` before it is queued (so a running command sees it at once); the channel
-/// closes, and `counts` says so, when the input ends.
+/// closes, and `counts` says so, when the input ends. The channel holds at most
+/// [`MAX_QUEUED_LINES`]; past that the reader waits, and so does the controller.
 pub(super) fn spawn_reader<R>(input: R, counts: Arc<Input>) -> io::Result<mpsc::Receiver<Line>>
 where
     R: Read + Send + 'static,
 {
-    let (tx, rx) = mpsc::channel::<Line>();
+    let (tx, rx) = mpsc::sync_channel::<Line>(MAX_QUEUED_LINES);
     std::thread::Builder::new()
         .name("gtp-input".into())
         .spawn(move || {
@@ -283,5 +291,36 @@ mod tests {
     fn frames_never_hold_an_empty_line() {
         let r = frame(Some("5"), &Ok("\nline one\n\n\nline two\n\n".to_string()));
         assert_eq!(r, "=5 \nline one\nline two\n\n");
+    }
+
+    #[test]
+    fn the_reader_stops_at_a_full_queue_and_counts_what_it_holds() {
+        let counts = Arc::new(Input::default());
+        let text = "\n".repeat(10_000) + "# interrupt\n";
+        let lines = spawn_reader(io::Cursor::new(text.into_bytes()), counts.clone()).unwrap();
+        // The queue fills and the reader waits with one more line in hand.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while counts.waiting.load(SeqCst) < MAX_QUEUED_LINES + 1 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the queue never filled"
+            );
+            std::thread::yield_now();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(counts.waiting.load(SeqCst), MAX_QUEUED_LINES + 1);
+        assert!(counts.new_line() && !counts.interrupted());
+        // Taking every line leaves the counts at zero, the interrupt seen on the way.
+        let mut taken = 0;
+        let mut seen_interrupt = false;
+        for line in lines.iter() {
+            seen_interrupt |= counts.interrupted();
+            counts.take(&line.bytes);
+            taken += 1;
+        }
+        assert_eq!(taken, 10_001);
+        assert!(seen_interrupt);
+        assert_eq!(counts.waiting.load(SeqCst), 0);
+        assert!(!counts.interrupted() && counts.closed.load(SeqCst));
     }
 }

@@ -1,0 +1,250 @@
+//! Hostile input through the release binary: a controller that floods the engine with lines
+//! while it cannot read them must not make it hold them all (its peak resident memory, `VmHWM` in
+//! `/proc/<pid>/status`, stays put), and `loadsgf`/`printsgf` judge the file they open, not the
+//! name: no writing through a symbolic link or into `/proc`, no reading of the kernel's
+//! pseudo-files. Linux only, like `/proc`.
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// The longest any one response may take here.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    /// The engine's output, one complete response at a time.
+    responses: Receiver<String>,
+    /// Starts the thread that reads the engine's output; until it is sent, nothing is read and
+    /// the engine blocks once the pipe is full.
+    start_reading: Option<mpsc::Sender<()>>,
+}
+
+impl Engine {
+    fn start(dir: &std::path::Path) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["--threads", "1", "--size", "19"])
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tengen");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let (tx, responses) = mpsc::channel();
+        let (go, wait) = mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if wait.recv().is_err() {
+                return;
+            }
+            let mut r = BufReader::new(stdout);
+            let mut response = String::new();
+            loop {
+                let mut line = String::new();
+                match r.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line == "\n" => {
+                        if tx.send(std::mem::take(&mut response)).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) => response.push_str(&line),
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            responses,
+            start_reading: Some(go),
+        }
+    }
+
+    fn read_output(&mut self) {
+        if let Some(go) = self.start_reading.take() {
+            go.send(()).unwrap();
+        }
+    }
+
+    fn one(&mut self, command: &str) -> String {
+        self.read_output();
+        writeln!(self.stdin, "{}", command).unwrap();
+        self.stdin.flush().unwrap();
+        self.responses
+            .recv_timeout(DEADLINE)
+            .unwrap_or_else(|_| panic!("no response to {:?} (engine gone?)", command))
+    }
+
+    fn status(&self, field: &str) -> String {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the engine is running");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .expect("the field")
+            .trim()
+            .to_string()
+    }
+
+    /// The engine's peak resident memory so far, in MB.
+    fn peak_mb(&self) -> f64 {
+        let kb: f64 = self
+            .status("VmHWM:")
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a VmHWM figure");
+        kb / 1024.0
+    }
+
+    fn quit(mut self) {
+        assert_eq!(self.one("quit"), "= \n");
+        self.child.wait().unwrap();
+    }
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tengen-hostile-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn lines_sent_while_the_engine_is_busy_are_not_all_held() {
+    let dir = scratch_dir("flood");
+    let mut e = Engine::start(&dir);
+    // Answers nobody reads yet (the engine's output is not read until `read_output`): once the
+    // pipe is full the engine waits to write, as it would in a long `genmove`, and runs no
+    // further command.
+    let busy = "showboard\n".repeat(200);
+    e.stdin.write_all(busy.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = e.peak_mb();
+    // Then eight million empty lines (8 MB, over 300 MB once queued one by one), from a thread:
+    // the engine may block the sender.
+    let mut stdin = e.stdin.try_clone_for_test();
+    let (done_tx, done) = mpsc::channel();
+    let flood = std::thread::spawn(move || {
+        let chunk = vec![b'\n'; 64 * 1024];
+        for _ in 0..128 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.flush().unwrap();
+        let _ = done_tx.send(());
+    });
+    // Give the engine time to read what it would read: the whole flood, unbounded.
+    let start = Instant::now();
+    while done.try_recv().is_err() && start.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let during = e.peak_mb();
+    println!(
+        "peak resident memory {:.1} MB before, {:.1} MB with the flood",
+        before, during
+    );
+    // Now read: every showboard is answered, the empty lines are not.
+    e.read_output();
+    for i in 0..200 {
+        let r = e.responses.recv_timeout(DEADLINE).unwrap_or_else(|_| {
+            panic!("showboard {} unanswered", i);
+        });
+        assert!(r.starts_with("= \n"), "{}", r);
+    }
+    flood.join().unwrap();
+    assert_eq!(e.one("name"), "= tengen\n");
+    assert!(
+        during - before < 20.0,
+        "{:.1} MB more while lines were queued",
+        during - before
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A second handle on the engine's input, for a writer thread.
+trait CloneForTest {
+    fn try_clone_for_test(&self) -> std::fs::File;
+}
+
+impl CloneForTest for ChildStdin {
+    fn try_clone_for_test(&self) -> std::fs::File {
+        use std::os::fd::AsFd;
+        std::fs::File::from(self.as_fd().try_clone_to_owned().unwrap())
+    }
+}
+
+#[test]
+fn printsgf_never_writes_through_a_link_nor_into_proc() {
+    let dir = scratch_dir("links");
+    let target = dir.join("target.sgf");
+    std::fs::write(&target, "keep me").unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("link.sgf")).unwrap();
+    let mut e = Engine::start(&dir);
+    assert_eq!(e.one("play b d4"), "= \n");
+
+    let r = e.one("printsgf link.sgf");
+    assert!(r.starts_with("? cannot write file"), "{}", r);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(dir.join("link.sgf"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+
+    // The process's name is a regular file in /proc that takes writes.
+    let name = e.status("Name:");
+    let r = e.one("printsgf /proc/self/comm");
+    assert!(r.starts_with("? cannot write file"), "{}", r);
+    assert_eq!(e.status("Name:"), name);
+
+    // A plain file is still written, and replaced whole by the next record.
+    assert_eq!(e.one("printsgf target.sgf"), "= \n");
+    let first = std::fs::read_to_string(&target).unwrap();
+    assert!(first.contains(";B[dp]"), "{}", first);
+    assert_eq!(e.one("play w q16"), "= \n");
+    assert_eq!(e.one("printsgf target.sgf"), "= \n");
+    let second = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        second.contains(";B[dp] ;W[pd]") || second.contains(";B[dp];W[pd]"),
+        "{}",
+        second
+    );
+    // No temporary file is left beside it.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.sgf", "target.sgf"]);
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn loadsgf_refuses_files_that_do_not_tell_their_size() {
+    let dir = scratch_dir("proc");
+    std::fs::write(dir.join("empty.sgf"), "").unwrap();
+    let mut e = Engine::start(&dir);
+    assert_eq!(e.one("play b d4"), "= \n");
+    let before = e.one("printsgf");
+    // Regular files that say they are empty, but are not (or, as /proc/kmsg, block for ever).
+    for path in ["/proc/self/status", "/proc/self/comm", "empty.sgf"] {
+        let r = e.one(&format!("loadsgf {}", path));
+        assert_eq!(
+            r,
+            format!(
+                "? cannot load file: {}: empty, or a file that does not tell its size\n",
+                path
+            )
+        );
+    }
+    assert_eq!(e.one("printsgf"), before, "the game changed");
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
