@@ -61,6 +61,9 @@ struct Answer {
     response: Response,
 }
 
+/// Stray lines logged between two responses.
+const MAX_STRAY_LOGGED: usize = 10;
+
 /// What the reader thread passes on: a response, or the flood that made it stop reading.
 type Reading = Result<Answer, String>;
 
@@ -188,10 +191,13 @@ fn read_answers_capped(
     max_response: usize,
 ) {
     let mut reader = BufReader::new(out);
-    let mut current: Option<(Option<u64>, bool, Vec<String>)> = None;
+    // The response being read: its id, success, and text so far (one string, so that many
+    // short lines cost their bytes only).
+    let mut current: Option<(Option<u64>, bool, String)> = None;
     let mut raw = Vec::new();
-    // Bytes read since the last complete answer.
+    // Bytes and stray lines read since the last complete answer.
     let mut since_answer = 0usize;
+    let mut stray = 0usize;
     loop {
         match read_capped_line(&mut reader, &mut raw, max_line) {
             Ok(true) => {}
@@ -221,7 +227,13 @@ fn read_answers_capped(
                     b'=' => true,
                     b'?' => false,
                     _ => {
-                        log::warn!("{}: stray output line: {}", label, line);
+                        // A few are shown; a flood of them would only bury the log.
+                        stray += 1;
+                        if stray <= MAX_STRAY_LOGGED {
+                            log::warn!("{}: stray output line: {}", label, line);
+                        } else if stray == MAX_STRAY_LOGGED + 1 {
+                            log::warn!("{}: more stray output lines, not shown", label);
+                        }
                         continue;
                     }
                 };
@@ -229,19 +241,21 @@ fn read_answers_capped(
                 let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
                 let id = rest[..digits].parse().ok();
                 let text = rest[digits..].strip_prefix(' ').unwrap_or(&rest[digits..]);
-                current = Some((id, ok, vec![text.to_string()]));
+                current = Some((id, ok, text.to_string()));
             }
-            Some((id, ok, mut lines)) => {
+            Some((id, ok, mut text)) => {
                 if line.trim().is_empty() {
-                    let text = lines.join("\n").trim().to_string();
+                    let text = text.trim().to_string();
                     let response = if ok { Ok(text) } else { Err(text) };
                     since_answer = 0;
+                    stray = 0;
                     if tx.send(Ok(Answer { id, response })).is_err() {
                         return;
                     }
                 } else {
-                    lines.push(line);
-                    current = Some((id, ok, lines));
+                    text.push('\n');
+                    text.push_str(&line);
+                    current = Some((id, ok, text));
                 }
             }
         }
