@@ -284,6 +284,8 @@ fn main() -> ExitCode {
                 seed: m.seed,
             };
             return match match_play::run(&config, &mut std::io::stdout()) {
+                // The shell's convention for a program ended by SIGINT.
+                Ok(_) if match_play::stop_requested() => ExitCode::from(130),
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("tengen match: {}", e);

@@ -11,6 +11,13 @@
 //! exist, and a disagreement is reported. Each game is written as SGF when asked, and the
 //! summary gives A's win rate (draws count half) with its 95% Wilson interval.
 //!
+//! One failure does not end the match: an engine that cannot start (after the first game, which
+//! checks the configuration) or floods its output forfeits, a record that cannot be written is
+//! reported and the game still counts. Records never replace files: they are numbered past the
+//! highest `game-NNN.sgf` already in the directory and each is written under a temporary name,
+//! then linked into place. SIGINT or SIGTERM stops the engines, writes the game in progress
+//! without a result, and the summary of the finished games is printed.
+//!
 //! Pre-judgement rules (RULES.md): the engine moving first places opening stones 1 and 4 (White,
 //! then Black), the other stones 2 and 3; then each states its prediction (`tengen-prejudge`),
 //! the predictions give the colours and the threshold (`rules::prejudgement_threshold`), both
@@ -27,8 +34,43 @@ use crate::score;
 use crate::search::{self, ownership, OWNERSHIP_PLAYOUTS};
 use crate::sgf;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// Up once SIGINT or SIGTERM has arrived.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the match was asked to stop.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// Makes SIGINT and SIGTERM raise [`STOP`] instead of ending the process, so the match can stop
+/// its engines and report. std has no way to install a signal handler and the allowed crates
+/// offer none, hence the C `signal` call: the one `unsafe` of the match tool.
+#[cfg(unix)]
+fn stop_on_signals() {
+    const SIGINT: i32 = 2;
+    const SIGTERM: i32 = 15;
+    extern "C" fn raise_stop(_signal: i32) {
+        // Only an atomic store: async-signal-safe.
+        STOP.store(true, Ordering::Relaxed);
+    }
+    extern "C" {
+        fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
+    }
+    for signum in [SIGINT, SIGTERM] {
+        // SAFETY: `signal` is the C library's; the handler only stores to an atomic, which is
+        // async-signal-safe, and lives for the whole program.
+        unsafe {
+            signal(signum, raise_stop);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn stop_on_signals() {}
 
 /// What `tengen match` was asked to do.
 #[derive(Clone, Debug)]
@@ -212,6 +254,7 @@ fn start(command_line: &str, config: &MatchConfig) -> Result<Seat, String> {
     let show = log::log_enabled!(log::Level::Debug);
     let mut client =
         Client::spawn(command_line, show).map_err(|e| format!("{}: {}", command_line, e))?;
+    client.stop_when(&STOP);
     let deadline = config.setup_timeout();
     let mut get = |cmd: &str| -> Result<Response, String> {
         client
@@ -327,6 +370,27 @@ enum End {
     Win(Color, &'static str, String),
     /// No result.
     NoResult(String),
+    /// The match was stopped by a signal: no result, and the game is not counted.
+    Interrupted,
+}
+
+/// Why a game was not played.
+enum Unplayed {
+    /// The match cannot be played as configured (found in its first game).
+    Config(String),
+    /// A game without moves: the winner (a forfeit), or none, and why.
+    Void(Option<Color>, String),
+}
+
+/// Engine A's colour in game `number` (its seat's, under pre-judgement rules, until the
+/// predictions settle it).
+fn a_color_of(config: &MatchConfig, number: usize) -> Color {
+    let first_player = config.rules.first_player;
+    if number % 2 == 1 {
+        first_player
+    } else {
+        first_player.opponent()
+    }
 }
 
 /// One game in progress: the two engines, the referee, and tengen's authoritative record.
@@ -354,64 +418,219 @@ struct Outcome {
     referee_score: Option<Result<Margin, String>>,
 }
 
-/// Plays game `number` and reports it (writing its SGF if asked).
-pub fn play_game(config: &MatchConfig, number: usize) -> Result<GameResult, String> {
-    let (mut table, setup_end) = Table::set_up(config, number)?;
-    let end = match setup_end {
+/// A game as played: counted, or stopped by a signal (not counted).
+pub enum Played {
+    Counted(GameResult),
+    Interrupted(GameResult),
+}
+
+/// Plays game `number` and reports it, writing its SGF into `records` if given (a record that
+/// cannot be written is reported on stderr). `Err` when the match cannot be played as
+/// configured.
+pub fn play_game(
+    config: &MatchConfig,
+    number: usize,
+    records: Option<&mut Records>,
+) -> Result<Played, String> {
+    let (mut table, setup_end) = match Table::set_up(config, number) {
+        Ok(set) => set,
+        Err(Unplayed::Config(e)) => return Err(e),
+        Err(Unplayed::Void(winner, reason)) => {
+            let result = winner.map_or("?".to_string(), |c| format!("{}+F", c.letter()));
+            return Ok(Played::Counted(GameResult {
+                number,
+                a_color: a_color_of(config, number),
+                winner,
+                result,
+                reason,
+                moves: 0,
+                tengen_score: None,
+                referee_score: None,
+                prejudgement: None,
+            }));
+        }
+    };
+    let mut end = match setup_end {
         Some(end) => end,
         None => loop {
+            if stop_requested() {
+                break End::Interrupted;
+            }
             if let Err(end) = table.play_turn(config) {
                 break end;
             }
         },
     };
+    // An engine that died of the same signal (it shares the terminal) has not lost.
+    if stop_requested() {
+        end = End::Interrupted;
+    }
+    let interrupted = matches!(end, End::Interrupted);
+    if interrupted {
+        table.kill_all();
+    }
     let outcome = table.count(config, end);
-    table.write_record(config, &outcome)?;
-    Ok(table.finish(outcome))
+    if let Some(records) = records {
+        if let Err(e) = table.write_record(records, &outcome) {
+            log::warn!("game {}: the record was not written: {}", number, e);
+        }
+    }
+    let result = table.finish(outcome);
+    Ok(if interrupted {
+        Played::Interrupted(result)
+    } else {
+        Played::Counted(result)
+    })
+}
+
+/// The directory of a match's records: each game is written as `game-NNN.sgf`, numbered past
+/// the highest number there when the match began, and never over an existing file.
+pub struct Records {
+    dir: PathBuf,
+    /// The number of the match's game 1's file, less one.
+    offset: usize,
+}
+
+impl Records {
+    /// Creates the directory when needed and finds the numbers already taken.
+    pub fn open(dir: &Path) -> Result<Records, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        let offset = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| record_number(&e.file_name().to_string_lossy()))
+            .max()
+            .unwrap_or(0);
+        if offset > 0 {
+            log::warn!(
+                "{} holds records up to game-{:03}.sgf: this match's are numbered from {:03}",
+                dir.display(),
+                offset,
+                offset + 1
+            );
+        }
+        Ok(Records {
+            dir: dir.to_path_buf(),
+            offset,
+        })
+    }
+
+    /// Writes `text` as game `number`'s record: into a temporary file of the same directory,
+    /// then linked under the first free name from the game's number on (a link, unlike a
+    /// rename, never replaces a file that appeared meanwhile). Returns the path written.
+    pub fn write(&mut self, number: usize, text: &str) -> Result<PathBuf, String> {
+        let temporary = self.dir.join(format!(
+            ".game-{:03}.sgf.{}.tmp",
+            number,
+            std::process::id()
+        ));
+        let written = std::fs::File::create(&temporary).and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.sync_all()
+        });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(format!("{}: {}", temporary.display(), e));
+        }
+        let mut n = self.offset + number;
+        let linked = loop {
+            let path = self.dir.join(format!("game-{:03}.sgf", n));
+            match std::fs::hard_link(&temporary, &path) {
+                Ok(()) => break Ok(path),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    // Another writer took the name since the match began: keep both files.
+                    self.offset += 1;
+                    n += 1;
+                }
+                Err(e) => break Err(format!("{}: {}", path.display(), e)),
+            }
+        };
+        let _ = std::fs::remove_file(&temporary);
+        linked
+    }
+}
+
+/// `N` for a file named `game-N.sgf`.
+fn record_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix("game-")?.strip_suffix(".sgf")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 impl Table {
-    /// Starts the engines (and the referee) and sets them up for game `number`. `Err` when the
-    /// game cannot be played at all; an engine lost during the setup ends the game at once
-    /// (`Some` end).
-    fn set_up(config: &MatchConfig, number: usize) -> Result<(Table, Option<End>), String> {
-        let first_player = config.rules.first_player;
-        // Under pre-judgement rules this is A's seat until the predictions give the colours.
-        let a_color = if number % 2 == 1 {
-            first_player
-        } else {
-            first_player.opponent()
-        };
+    /// Starts the engines (and the referee) and sets them up for game `number`. In the first
+    /// game, any failure is the configuration's (`Unplayed::Config`); later, an engine that
+    /// cannot start forfeits and a refused setup leaves the game without result. An engine
+    /// lost during the setup ends the game at once (`Some` end).
+    fn set_up(config: &MatchConfig, number: usize) -> Result<(Table, Option<End>), Unplayed> {
+        let a_color = a_color_of(config, number);
         let (black_cmd, white_cmd) = if a_color == Color::Black {
             (&config.black, &config.white)
         } else {
             (&config.white, &config.black)
         };
-        let mut seats = [start(black_cmd, config)?, start(white_cmd, config)?];
-        let mut referee = match &config.referee {
-            Some(cmd) => Some(start(cmd, config)?),
-            None => None,
+        let unplayable = |winner: Option<Color>, why: String| {
+            if number == 1 {
+                Unplayed::Config(why)
+            } else {
+                Unplayed::Void(winner, why)
+            }
+        };
+        let (black, white) = (start(black_cmd, config), start(white_cmd, config));
+        let mut seats = match (black, white) {
+            (Ok(b), Ok(w)) => [b, w],
+            (Err(e), Ok(_)) => {
+                return Err(unplayable(Some(Color::White), format!("black {}", e)));
+            }
+            (Ok(_), Err(e)) => {
+                return Err(unplayable(Some(Color::Black), format!("white {}", e)));
+            }
+            (Err(b), Err(w)) => {
+                return Err(unplayable(None, format!("black {}; white {}", b, w)));
+            }
         };
         let mut referee_error: Option<String> = None;
+        let mut referee = match &config.referee {
+            Some(cmd) => match start(cmd, config) {
+                Ok(r) => Some(r),
+                Err(e) if number == 1 => return Err(Unplayed::Config(e)),
+                Err(e) => {
+                    referee_error = Some(format!("the referee {}", e));
+                    None
+                }
+            },
+            None => None,
+        };
         if config.rules.komi_from_predictions {
             for seat in &seats {
                 if let Some(missing) = PREJUDGEMENT_COMMANDS.iter().find(|c| !seat.lists(c)) {
-                    return Err(format!(
-                        "{} does not list {}: it cannot play pre-judgement games",
-                        seat.title, missing
+                    return Err(unplayable(
+                        None,
+                        format!(
+                            "{} does not list {}: it cannot play pre-judgement games",
+                            seat.title, missing
+                        ),
                     ));
                 }
             }
         }
 
-        let mut game = Game::new(config.size, config.rules).ok_or("board size must be 2 to 25")?;
+        let Some(mut game) = Game::new(config.size, config.rules) else {
+            return Err(Unplayed::Config("board size must be 2 to 25".to_string()));
+        };
         game.set_komi(config.komi);
 
         let mut end = None;
         for color in [Color::Black, Color::White] {
             match prepare(&mut seats[color.index()], config) {
                 Ok(()) => {}
-                Err(Failure::Refused(msg)) => return Err(msg),
+                Err(Failure::Refused(msg)) if number == 1 => return Err(Unplayed::Config(msg)),
+                Err(Failure::Refused(msg)) => {
+                    end = Some(End::NoResult(msg));
+                    break;
+                }
                 Err(Failure::Lost(e)) => {
                     end = Some(End::Win(
                         color.opponent(),
@@ -593,6 +812,9 @@ impl Table {
                 let dead = judge_dead(&self.game, config.seed);
                 let ours = score::count(&self.game, &dead).margin;
                 tengen_score = Some(ours);
+                if let (None, Some(e)) = (&self.referee, &self.referee_error) {
+                    referee_score = Some(Err(e.clone()));
+                }
                 if let Some(r) = self.referee.as_mut() {
                     referee_score = Some(match &self.referee_error {
                         Some(e) => Err(e.clone()),
@@ -616,6 +838,7 @@ impl Table {
             }
             End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
             End::NoResult(why) => (None, "?".to_string(), why),
+            End::Interrupted => (None, "?".to_string(), "interrupted".to_string()),
         };
         Outcome {
             winner,
@@ -626,11 +849,8 @@ impl Table {
         }
     }
 
-    /// Writes the game as SGF into the match's directory, when one was given.
-    fn write_record(&self, config: &MatchConfig, outcome: &Outcome) -> Result<(), String> {
-        let Some(dir) = &config.sgf_dir else {
-            return Ok(());
-        };
+    /// Writes the game as SGF into the match's records.
+    fn write_record(&self, records: &mut Records, outcome: &Outcome) -> Result<PathBuf, String> {
         let info = sgf::Info {
             black: Some(self.seats[0].title.clone()),
             white: Some(self.seats[1].title.clone()),
@@ -641,9 +861,14 @@ impl Table {
             )),
             predictions: self.predictions,
         };
-        let path = dir.join(format!("game-{:03}.sgf", self.number));
-        std::fs::write(&path, sgf::write(&self.game, &info))
-            .map_err(|e| format!("writing {}: {}", path.display(), e))
+        records.write(self.number, &sgf::write(&self.game, &info))
+    }
+
+    /// Ends every process of the game at once (after a signal: no time for `quit`).
+    fn kill_all(&mut self) {
+        for seat in self.seats.iter_mut().chain(self.referee.as_mut()) {
+            seat.client.kill();
+        }
     }
 
     /// Lets the engines go and reports the game.
@@ -721,10 +946,16 @@ pub fn game_line(g: &GameResult) -> String {
 }
 
 /// Plays the whole match, printing one line per game and the summary to `out`.
+///
+/// The summary is printed however the match ends: after every game, after a signal (SIGINT or
+/// SIGTERM, the game in progress not counted), or when the first game shows the configuration
+/// cannot be played (then `Err` after the summary).
 pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String> {
-    if let Some(dir) = &config.sgf_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
-    }
+    let mut records = match &config.sgf_dir {
+        Some(dir) => Some(Records::open(dir)?),
+        None => None,
+    };
+    stop_on_signals();
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
@@ -747,11 +978,35 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
     out.flush().map_err(io)?;
     let mut summary = Summary::default();
+    let mut failure = None;
     for number in 1..=config.games {
-        let g = play_game(config, number)?;
-        summary.add(&g);
-        writeln!(out, "{}", game_line(&g)).map_err(io)?;
+        if stop_requested() {
+            break;
+        }
+        match play_game(config, number, records.as_mut()) {
+            Ok(Played::Counted(g)) => {
+                summary.add(&g);
+                writeln!(out, "{}", game_line(&g)).map_err(io)?;
+            }
+            Ok(Played::Interrupted(g)) => {
+                writeln!(
+                    out,
+                    "game {}: interrupted after {} move{}, not counted",
+                    g.number,
+                    g.moves,
+                    if g.moves == 1 { "" } else { "s" }
+                )
+                .map_err(io)?;
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
         out.flush().map_err(io)?;
+    }
+    if stop_requested() {
+        writeln!(out, "match stopped by a signal").map_err(io)?;
     }
     writeln!(
         out,
@@ -784,7 +1039,10 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
         .map_err(io)?;
     }
     out.flush().map_err(io)?;
-    Ok(summary)
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
 }
 
 /// tengen's own judgement of the dead stones of a finished game: an ownership estimate on all

@@ -6,11 +6,17 @@
 //! timeout: a hung engine costs at most the deadline, a crashed one is noticed when its output
 //! closes. Commands carry increasing ids and a late answer to an earlier command is discarded,
 //! so one slow answer cannot shift every later one. Dropping a client kills its process.
+//!
+//! Memory is bounded whatever the engine prints: a line longer than [`MAX_LINE`] or more than
+//! [`MAX_RESPONSE`] bytes before a response ends (stray lines included) is a flood, and the
+//! engine is killed. A client may be given a stop flag (set by a signal handler): waiting for an
+//! answer then ends early once the flag is up.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -23,6 +29,10 @@ pub enum ClientError {
     Timeout(Duration),
     /// The engine's output closed (it exited or crashed); with its exit status when known.
     Exited(String),
+    /// The engine printed past a cap (see [`MAX_LINE`], [`MAX_RESPONSE`]) and was killed.
+    Flooded(String),
+    /// The stop flag went up while waiting.
+    Interrupted,
 }
 
 impl fmt::Display for ClientError {
@@ -31,6 +41,8 @@ impl fmt::Display for ClientError {
             ClientError::Spawn(e) => write!(f, "could not start: {}", e),
             ClientError::Timeout(d) => write!(f, "no answer within {:.1} s", d.as_secs_f64()),
             ClientError::Exited(s) => write!(f, "exited ({})", s),
+            ClientError::Flooded(s) => write!(f, "flooded its output ({}) and was killed", s),
+            ClientError::Interrupted => write!(f, "was interrupted"),
         }
     }
 }
@@ -38,18 +50,63 @@ impl fmt::Display for ClientError {
 /// A response: `Ok(text)` for `=`, `Err(message)` for `?`.
 pub type Response = Result<String, String>;
 
+/// The longest line an engine may print.
+pub const MAX_LINE: usize = 1 << 20;
+/// The most an engine may print from one response to the end of the next (stray lines count).
+pub const MAX_RESPONSE: usize = 4 << 20;
+
 /// One parsed response with its id, if the engine echoed one.
 struct Answer {
     id: Option<u64>,
     response: Response,
 }
 
+/// Stray lines logged between two responses.
+const MAX_STRAY_LOGGED: usize = 10;
+
+/// What the reader thread passes on: a response, or the flood that made it stop reading.
+type Reading = Result<Answer, String>;
+
+/// Reads one line (without its `\n`) into `line`, at most `cap` bytes of it. `Ok(false)` at
+/// the end of the output (or a read error, which ends it too); `Err` for a line past the cap.
+fn read_capped_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> Result<bool, String> {
+    line.clear();
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Ok(false),
+        };
+        if buf.is_empty() {
+            return Ok(!line.is_empty());
+        }
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > cap {
+            return Err(format!("a line longer than {} bytes", cap));
+        }
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(take + usize::from(done));
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
 /// A running engine.
 pub struct Client {
     child: Child,
     stdin: Option<ChildStdin>,
-    answers: Receiver<Answer>,
+    answers: Receiver<Reading>,
     next_id: u64,
+    /// When set and up, waiting for an answer ends with [`ClientError::Interrupted`].
+    stop: Option<&'static AtomicBool>,
     /// What to call the engine in messages.
     pub label: String,
 }
@@ -120,13 +177,45 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// Parses the engine's output into answers until it closes.
-fn read_answers(out: impl std::io::Read, label: String, tx: mpsc::Sender<Answer>) {
-    let reader = BufReader::new(out);
-    let mut current: Option<(Option<u64>, bool, Vec<String>)> = None;
-    for line in reader.split(b'\n') {
-        let Ok(line) = line else { break };
-        let line = String::from_utf8_lossy(&line)
+/// Parses the engine's output into answers until it closes or floods (see [`MAX_LINE`],
+/// [`MAX_RESPONSE`]); a flood is the last thing sent.
+fn read_answers(out: impl std::io::Read, label: String, tx: mpsc::Sender<Reading>) {
+    read_answers_capped(out, label, tx, MAX_LINE, MAX_RESPONSE)
+}
+
+fn read_answers_capped(
+    out: impl std::io::Read,
+    label: String,
+    tx: mpsc::Sender<Reading>,
+    max_line: usize,
+    max_response: usize,
+) {
+    let mut reader = BufReader::new(out);
+    // The response being read: its id, success, and text so far (one string, so that many
+    // short lines cost their bytes only).
+    let mut current: Option<(Option<u64>, bool, String)> = None;
+    let mut raw = Vec::new();
+    // Bytes and stray lines read since the last complete answer.
+    let mut since_answer = 0usize;
+    let mut stray = 0usize;
+    loop {
+        match read_capped_line(&mut reader, &mut raw, max_line) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(flood) => {
+                let _ = tx.send(Err(flood));
+                return;
+            }
+        }
+        since_answer += raw.len() + 1;
+        if since_answer > max_response {
+            let _ = tx.send(Err(format!(
+                "more than {} bytes for one response",
+                max_response
+            )));
+            return;
+        }
+        let line = String::from_utf8_lossy(&raw)
             .replace('\r', "")
             .replace('\t', " ");
         match current.take() {
@@ -138,7 +227,13 @@ fn read_answers(out: impl std::io::Read, label: String, tx: mpsc::Sender<Answer>
                     b'=' => true,
                     b'?' => false,
                     _ => {
-                        log::warn!("{}: stray output line: {}", label, line);
+                        // A few are shown; a flood of them would only bury the log.
+                        stray += 1;
+                        if stray <= MAX_STRAY_LOGGED {
+                            log::warn!("{}: stray output line: {}", label, line);
+                        } else if stray == MAX_STRAY_LOGGED + 1 {
+                            log::warn!("{}: more stray output lines, not shown", label);
+                        }
                         continue;
                     }
                 };
@@ -146,18 +241,21 @@ fn read_answers(out: impl std::io::Read, label: String, tx: mpsc::Sender<Answer>
                 let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
                 let id = rest[..digits].parse().ok();
                 let text = rest[digits..].strip_prefix(' ').unwrap_or(&rest[digits..]);
-                current = Some((id, ok, vec![text.to_string()]));
+                current = Some((id, ok, text.to_string()));
             }
-            Some((id, ok, mut lines)) => {
+            Some((id, ok, mut text)) => {
                 if line.trim().is_empty() {
-                    let text = lines.join("\n").trim().to_string();
+                    let text = text.trim().to_string();
                     let response = if ok { Ok(text) } else { Err(text) };
-                    if tx.send(Answer { id, response }).is_err() {
+                    since_answer = 0;
+                    stray = 0;
+                    if tx.send(Ok(Answer { id, response })).is_err() {
                         return;
                     }
                 } else {
-                    lines.push(line);
-                    current = Some((id, ok, lines));
+                    text.push('\n');
+                    text.push_str(&line);
+                    current = Some((id, ok, text));
                 }
             }
         }
@@ -183,6 +281,10 @@ impl Client {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
+        // A process group of its own: Ctrl-C at a terminal reaches the controller only, which
+        // decides when the engine stops (and can count the game it was playing).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
@@ -209,8 +311,14 @@ impl Client {
             child,
             answers,
             next_id: 1,
+            stop: None,
             label,
         })
+    }
+
+    /// Makes waiting for an answer end early once `stop` is up.
+    pub fn stop_when(&mut self, stop: &'static AtomicBool) {
+        self.stop = Some(stop);
     }
 
     /// Sends one command and waits at most `deadline` for its answer.
@@ -242,12 +350,25 @@ impl Client {
             return Err(self.exit_status());
         }
         let end = Instant::now() + deadline;
+        // With a stop flag, wait in short slices so that a signal is noticed soon.
+        let slice = match self.stop {
+            Some(_) => Duration::from_millis(50),
+            None => deadline,
+        };
         loop {
+            if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(ClientError::Interrupted);
+            }
             let left = end.saturating_duration_since(Instant::now());
-            match self.answers.recv_timeout(left) {
+            match self.answers.recv_timeout(left.min(slice)) {
                 // A late answer to an earlier command that timed out: not this one.
-                Ok(a) if a.id.is_some_and(|i| i < id) => continue,
-                Ok(a) => return Ok(a.response),
+                Ok(Ok(a)) if a.id.is_some_and(|i| i < id) => continue,
+                Ok(Ok(a)) => return Ok(a.response),
+                Ok(Err(flood)) => {
+                    self.kill();
+                    return Err(ClientError::Flooded(flood));
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < end => continue,
                 Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout(deadline)),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exit_status()),
             }
@@ -323,7 +444,7 @@ mod tests {
         let out = "hello\n=1 a\nb\n\n?2 bad\n\n= \n\n";
         let (tx, rx) = mpsc::channel();
         read_answers(out.as_bytes(), "t".into(), tx);
-        let a: Vec<Answer> = rx.iter().collect();
+        let a: Vec<Answer> = rx.iter().map(|r| r.unwrap()).collect();
         assert_eq!(a.len(), 3);
         assert_eq!(
             (a[0].id, a[0].response.clone()),
@@ -334,5 +455,22 @@ mod tests {
             (Some(2), Err("bad".into()))
         );
         assert_eq!((a[2].id, a[2].response.clone()), (None, Ok(String::new())));
+    }
+
+    #[test]
+    fn a_flood_ends_the_reading() {
+        let (tx, rx) = mpsc::channel();
+        let long_line = format!("=1 ok\n\n={}\n\n", "x".repeat(100));
+        read_answers_capped(long_line.as_bytes(), "t".into(), tx, 64, 1000);
+        let a: Vec<Reading> = rx.iter().collect();
+        assert_eq!(a.len(), 2);
+        assert!(a[0].as_ref().is_ok_and(|a| a.response == Ok("ok".into())));
+        assert!(a[1].as_ref().is_err_and(|e| e.contains("line longer")));
+        let (tx, rx) = mpsc::channel();
+        let many_lines = format!("=1 ok\n\n=2\n{}\n", "y\n".repeat(600));
+        read_answers_capped(many_lines.as_bytes(), "t".into(), tx, 64, 1000);
+        let a: Vec<Reading> = rx.iter().collect();
+        assert_eq!(a.len(), 2);
+        assert!(a[1].as_ref().is_err_and(|e| e.contains("one response")));
     }
 }

@@ -1,0 +1,291 @@
+//! `tengen match` under failing engines and a hostile environment: an engine that floods its
+//! output forfeits with bounded memory; an engine that cannot start in a later game forfeits
+//! and a record that cannot be written is reported, the match going on to its summary; records
+//! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
+//! games and prints the summary. The engines are small sh scripts written to a temporary
+//! directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tengen::rules::{HalfPoints, Rules};
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tengen-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes an executable sh script: `prelude` runs at start-up, then every command gets an
+/// empty success except `genmove`, which runs `genmove` (with `$id` set).
+fn engine(dir: &Path, name: &str, prelude: &str, genmove: &str) -> String {
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\n{}\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         genmove) {};;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
+         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+        prelude, genmove
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&path)
+        .status()
+        .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+const PASS: &str = "printf '=%s pass\\n\\n' \"$id\"";
+
+fn no_sh() -> bool {
+    if Path::new("/bin/sh").exists() {
+        return false;
+    }
+    eprintln!("skipped: no /bin/sh for the fake engines");
+    true
+}
+
+fn run_match(black: &str, white: &str, games: usize, sgf_dir: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    command
+        .args(["match", "--black", black, "--white", white])
+        .args(["--games", &games.to_string(), "--size", "5"])
+        .args(["--move-timeout", "20"]);
+    if let Some(dir) = sgf_dir {
+        command.arg("--sgf-dir").arg(dir);
+    }
+    command.output().unwrap()
+}
+
+fn game_lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| l.starts_with("game ")).collect()
+}
+
+#[test]
+fn an_engine_flooding_its_output_forfeits() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-flood");
+    // A 3 MiB line (past the 1 MiB line cap), then 8 MiB of short lines (past the response cap).
+    let long_line = engine(
+        &dir,
+        "long-line",
+        "",
+        "printf '=%s ' \"$id\"; head -c 3145728 /dev/zero | tr '\\000' a; printf '\\n\\n'",
+    );
+    let many_lines = engine(
+        &dir,
+        "many-lines",
+        "",
+        "printf '=%s pass\\n' \"$id\"; yes a | head -c 8388608; printf '\\n'",
+    );
+    let out = run_match(&long_line, &many_lines, 2, None);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = game_lines(&stdout);
+    assert_eq!(games.len(), 2, "{}", stdout);
+    assert!(
+        games[0].contains("W+F B wins (black flooded its output (a line longer than"),
+        "{}",
+        games[0]
+    );
+    assert!(
+        games[1].contains("W+F A wins (black flooded its output (more than"),
+        "{}",
+        games[1]
+    );
+    assert!(stdout.contains("summary: A 1 wins, B 1 wins"), "{}", stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_start_or_an_unwritable_record_does_not_end_the_match() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-failures");
+    let sgf_dir = dir.join("records");
+    // A runs once, then is gone: games 2 and 3 cannot start it.
+    let vanishing = engine(&dir, "vanishing", "rm -f \"$0\"", PASS);
+    // B's first move replaces the record directory with a file: game 1 cannot be written.
+    let spoiler = engine(
+        &dir,
+        "spoiler",
+        "",
+        &format!(
+            "rm -rf '{0}'; : > '{0}'; {1}",
+            sgf_dir.to_string_lossy(),
+            PASS
+        ),
+    );
+    let out = run_match(&vanishing, &spoiler, 3, Some(&sgf_dir));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    let games = game_lines(&stdout);
+    assert_eq!(games.len(), 3, "{}\n{}", stdout, stderr);
+    assert!(games[0].contains("two passes"), "{}", games[0]);
+    assert!(
+        games[1].contains("B+F B wins (white") && games[1].contains("could not start"),
+        "{}",
+        games[1]
+    );
+    assert!(
+        games[2].contains("W+F B wins (black") && games[2].contains("could not start"),
+        "{}",
+        games[2]
+    );
+    assert!(
+        stderr.contains("game 1: the record was not written"),
+        "{}",
+        stderr
+    );
+    assert!(stdout.contains("summary: A 0 wins, B 3 wins"), "{}", stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn records_already_in_the_directory_are_never_replaced() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-records");
+    let sgf_dir = dir.join("records");
+    std::fs::create_dir_all(&sgf_dir).unwrap();
+    std::fs::write(sgf_dir.join("game-001.sgf"), "old").unwrap();
+    std::fs::write(sgf_dir.join("game-002.sgf"), "older").unwrap();
+    let passer = engine(&dir, "passer", "", PASS);
+    let out = run_match(&passer, &passer, 2, Some(&sgf_dir));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |n: usize| std::fs::read_to_string(sgf_dir.join(format!("game-{:03}.sgf", n)));
+    assert_eq!(read(1).unwrap(), "old");
+    assert_eq!(read(2).unwrap(), "older");
+    for n in [3, 4] {
+        let sgf = read(n).unwrap();
+        let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+        assert!(game.is_over(), "{}", sgf);
+        assert!(sgf.contains("RE["), "{}", sgf);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&sgf_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // No temporary file is left behind.
+    assert_eq!(
+        names,
+        [
+            "game-001.sgf",
+            "game-002.sgf",
+            "game-003.sgf",
+            "game-004.sgf"
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigint_stops_a_hung_engine_and_prints_the_summary() {
+    if no_sh() || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = temp_dir("match-sigint");
+    let sgf_dir = dir.join("records");
+    let pid_file = dir.join("hung.pid");
+    // A plays its first game, then hangs in genmove from its second start on.
+    let hanging = engine(
+        &dir,
+        "hanging",
+        &format!(
+            "starts=\"$(cat '{0}/starts' 2>/dev/null || echo 0)\"; starts=$((starts + 1)); \
+             echo \"$starts\" > '{0}/starts'",
+            dir.to_string_lossy()
+        ),
+        &format!(
+            "if [ \"$starts\" -ge 2 ]; then echo $$ > '{}'; exec sleep 600; fi; {}",
+            pid_file.to_string_lossy(),
+            PASS
+        ),
+    );
+    let passer = engine(&dir, "passer", "", PASS);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &hanging, "--white", &passer])
+        .args(["--games", "3", "--size", "5", "--move-timeout", "300"])
+        .arg("--sgf-dir")
+        .arg(&sgf_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let hung_pid = {
+        let start = Instant::now();
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&pid_file) {
+                if let Ok(pid) = text.trim().parse::<u32>() {
+                    break pid;
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "the engine never hung"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    // Let the hung engine's exec finish.
+    std::thread::sleep(Duration::from_millis(300));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let finished = child.try_wait().unwrap().is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap();
+    let hung_alive = Path::new(&format!("/proc/{}", hung_pid)).exists();
+    if hung_alive {
+        let _ = Command::new("kill")
+            .args(["-KILL", &hung_pid.to_string()])
+            .status();
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(finished, "the match did not stop\n{}\n{}", stdout, stderr);
+    assert_eq!(out.status.code(), Some(130), "{}\n{}", stdout, stderr);
+    assert!(!hung_alive, "the hung engine was left running");
+    let games = game_lines(&stdout);
+    assert_eq!(games.len(), 2, "{}", stdout);
+    assert!(games[0].contains("two passes"), "{}", games[0]);
+    assert!(
+        games[1].starts_with("game 2: interrupted after 1 move, not counted"),
+        "{}",
+        games[1]
+    );
+    assert!(stdout.contains("summary: A 0 wins, B 1 wins"), "{}", stdout);
+    let first = std::fs::read_to_string(sgf_dir.join("game-001.sgf")).unwrap();
+    assert!(first.contains("RE["), "{}", first);
+    let second = std::fs::read_to_string(sgf_dir.join("game-002.sgf")).unwrap();
+    assert!(
+        !second.contains("RE[") && second.contains("interrupted"),
+        "{}",
+        second
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
