@@ -5,9 +5,11 @@
 //! pseudo-files. Linux only, like `/proc`.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -17,11 +19,11 @@ const DEADLINE: Duration = Duration::from_secs(60);
 struct Engine {
     child: Child,
     stdin: ChildStdin,
-    /// The engine's output, one complete response at a time.
-    responses: Receiver<String>,
-    /// Starts the thread that reads the engine's output; until it is sent, nothing is read and
-    /// the engine blocks once the pipe is full.
-    start_reading: Option<mpsc::Sender<()>>,
+    /// The engine's output, one complete response at a time, once reading has started.
+    responses: Option<Receiver<String>>,
+    /// The engine's output before reading starts: until then nothing is read and the engine
+    /// blocks once the pipe is full.
+    unread: Option<ChildStdout>,
 }
 
 impl Engine {
@@ -36,38 +38,17 @@ impl Engine {
             .expect("start tengen");
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take().unwrap();
-        let (tx, responses) = mpsc::channel();
-        let (go, wait) = mpsc::channel::<()>();
-        std::thread::spawn(move || {
-            if wait.recv().is_err() {
-                return;
-            }
-            let mut r = BufReader::new(stdout);
-            let mut response = String::new();
-            loop {
-                let mut line = String::new();
-                match r.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if line == "\n" => {
-                        if tx.send(std::mem::take(&mut response)).is_err() {
-                            break;
-                        }
-                    }
-                    Ok(_) => response.push_str(&line),
-                }
-            }
-        });
         Engine {
             child,
             stdin,
-            responses,
-            start_reading: Some(go),
+            responses: None,
+            unread: Some(stdout),
         }
     }
 
     fn read_output(&mut self) {
-        if let Some(go) = self.start_reading.take() {
-            go.send(()).unwrap();
+        if let Some(stdout) = self.unread.take() {
+            self.responses = Some(common::gtp_responses(stdout));
         }
     }
 
@@ -76,6 +57,8 @@ impl Engine {
         writeln!(self.stdin, "{}", command).unwrap();
         self.stdin.flush().unwrap();
         self.responses
+            .as_ref()
+            .expect("reading started")
             .recv_timeout(DEADLINE)
             .unwrap_or_else(|_| panic!("no response to {:?} (engine gone?)", command))
     }
@@ -152,9 +135,14 @@ fn lines_sent_while_the_engine_is_busy_are_not_all_held() {
     // Now read: every showboard is answered, the empty lines are not.
     e.read_output();
     for i in 0..200 {
-        let r = e.responses.recv_timeout(DEADLINE).unwrap_or_else(|_| {
-            panic!("showboard {} unanswered", i);
-        });
+        let r = e
+            .responses
+            .as_ref()
+            .expect("reading started")
+            .recv_timeout(DEADLINE)
+            .unwrap_or_else(|_| {
+                panic!("showboard {} unanswered", i);
+            });
         assert!(r.starts_with("= \n"), "{}", r);
     }
     flood.join().unwrap();

@@ -5,10 +5,12 @@
 //! per move (about 14 KB each) exceeds many times over.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 /// The longest any one response may take here.
@@ -32,23 +34,7 @@ impl Engine {
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take().unwrap();
         // Responses are read as they come, so that a long batch of commands never fills the pipe.
-        let (tx, responses) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut response = String::new();
-            loop {
-                let mut line = String::new();
-                match r.read_line(&mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if line == "\n" => {
-                        if tx.send(std::mem::take(&mut response)).is_err() {
-                            break;
-                        }
-                    }
-                    Ok(_) => response.push_str(&line),
-                }
-            }
-        });
+        let responses = common::gtp_responses(stdout);
         Engine {
             child,
             stdin,

@@ -216,3 +216,27 @@ pub fn check_perft(g: &Game, r: &RefGame, depth: u32, ctx: &str) -> Vec<u64> {
     }
     counts
 }
+
+/// The responses on a GTP engine's standard output, one complete response (its closing empty
+/// line left out) at a time, read on a thread of their own so that the pipe never fills.
+pub fn gtp_responses(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, responses) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = std::io::BufReader::new(stdout);
+        let mut response = String::new();
+        loop {
+            let mut line = String::new();
+            match r.read_line(&mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) if line == "\n" => {
+                    if tx.send(std::mem::take(&mut response)).is_err() {
+                        break;
+                    }
+                }
+                Ok(_) => response.push_str(&line),
+            }
+        }
+    });
+    responses
+}
