@@ -603,16 +603,37 @@ impl Game {
         if !self.history.is_empty() {
             return Err(GameError::BoardNotEmpty);
         }
-        let mut board = self.board.clone();
+        // The position the list asks for (a later entry for a point overrides an earlier one),
+        // then built once on an empty board: linear in the list, however many entries repeat.
+        let mut target: Vec<Option<Color>> = vec![None; crate::board::CELLS];
+        for p in self.board.points() {
+            target[p.idx()] = self.board.color(p);
+        }
         for &(p, c) in stones {
-            if !board.on_board(p) {
+            if !self.board.on_board(p) {
                 return Err(GameError::Board(BoardError::OffBoard));
             }
-            board.clear_stone(p);
-            if let Some(c) = c {
+            target[p.idx()] = c;
+        }
+        // Stones already there first, then the list's in its order (the order the empty-point
+        // list, and so a seeded search, depends on).
+        let order = self
+            .board
+            .points()
+            .filter(|&p| self.board.color(p).is_some())
+            .chain(stones.iter().map(|&(p, _)| p));
+        let mut placed = vec![false; crate::board::CELLS];
+        let mut board = Board::new(self.board.size()).expect("size already valid");
+        for p in order {
+            if std::mem::replace(&mut placed[p.idx()], true) {
+                continue;
+            }
+            if let Some(c) = target[p.idx()] {
+                // Liberties only shrink as stones are added, so a stone that captures or is
+                // captured here means a group without liberties in the asked-for position:
+                // setup stones that capture or are captured are not a position.
                 let out = board.set_stone(p, c);
                 if out.captured > 0 || out.lost > 0 {
-                    // Setup stones that capture or are captured are not a position.
                     return Err(GameError::Board(BoardError::Suicide));
                 }
             }

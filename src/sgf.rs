@@ -14,6 +14,7 @@
 use crate::board::{Board, Color, Move, Point, Removal};
 use crate::game::Game;
 use crate::rules::{prejudgement_threshold, HalfPoints, Margin, Rules};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Why a record could not be read.
@@ -137,6 +138,8 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
 /// Reads the properties of a node starting after its `;`; returns the node and where it ends.
 fn read_node(chars: &[char], mut i: usize) -> Result<(Node, usize), SgfError> {
     let mut node = Node::default();
+    // Where each property name stands in `node.props`: a node may hold very many.
+    let mut index: HashMap<String, usize> = HashMap::new();
     loop {
         while i < chars.len() && chars[i].is_whitespace() {
             i += 1;
@@ -173,10 +176,13 @@ fn read_node(chars: &[char], mut i: usize) -> Result<(Node, usize), SgfError> {
         if values.is_empty() {
             return err(format!("property {} has no value", id));
         }
-        match node.props.iter_mut().find(|(k, _)| *k == id) {
+        match index.get(&id) {
             // A repeated property (seen in some files) adds to the first.
-            Some((_, v)) => v.extend(values),
-            None => node.props.push((id, values)),
+            Some(&k) => node.props[k].1.extend(values),
+            None => {
+                index.insert(id.clone(), node.props.len());
+                node.props.push((id, values));
+            }
         }
     }
 }
@@ -239,9 +245,16 @@ fn parse_point(s: &str, board: &Board) -> Result<Option<Point>, SgfError> {
     }
 }
 
-/// The points of a point list, expanding `aa:cc` rectangles.
+/// The points of a point list, expanding `aa:cc` rectangles; each point once, however often
+/// the list names it.
 fn parse_point_list(values: &[String], board: &Board) -> Result<Vec<Point>, SgfError> {
     let mut out = Vec::new();
+    let mut listed = vec![false; crate::board::CELLS];
+    let mut add = |p: Point, out: &mut Vec<Point>| {
+        if !std::mem::replace(&mut listed[p.idx()], true) {
+            out.push(p);
+        }
+    };
     for v in values {
         if let Some((a, b)) = v.split_once(':') {
             let (Some(p), Some(q)) = (parse_point(a, board)?, parse_point(b, board)?) else {
@@ -251,12 +264,12 @@ fn parse_point_list(values: &[String], board: &Board) -> Result<Vec<Point>, SgfE
             let (c2, r2) = board.coords(q);
             for r in r1.min(r2)..=r1.max(r2) {
                 for c in c1.min(c2)..=c1.max(c2) {
-                    out.push(board.point(c, r));
+                    add(board.point(c, r), &mut out);
                 }
             }
         } else {
             match parse_point(v, board)? {
-                Some(p) => out.push(p),
+                Some(p) => add(p, &mut out),
                 None => return err("a pass in a list of setup points"),
             }
         }
@@ -587,6 +600,38 @@ mod tests {
     #[test]
     fn text_after_the_first_game_is_ignored() {
         assert!(main_line("(;B[aa])) trailing junk").is_ok());
+    }
+
+    #[test]
+    fn point_lists_name_each_point_once() {
+        let b = Board::new(9).unwrap();
+        let values: Vec<String> = ["aa:bb", "bb", "ab:ba", "aa:bb"]
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert_eq!(parse_point_list(&values, &b).unwrap().len(), 4);
+        // A record that names a whole board's rectangle a thousand times loads as one set of
+        // stones (the last row left open, so the group has liberties).
+        let text = format!("(;SZ[9]AB{})", "[aa:ih]".repeat(1000));
+        let g = load(&text, Rules::chinese(), HalfPoints(15), None).unwrap();
+        assert_eq!(g.board().empty_points().len(), 9);
+    }
+
+    #[test]
+    fn many_property_names_in_one_node_are_all_kept() {
+        let names: Vec<String> = (0..5000)
+            .map(|i| {
+                let l = |k: usize| (b'A' + (i / k % 26) as u8) as char;
+                format!("{}{}{}[x]", l(676), l(26), l(1))
+            })
+            .collect();
+        let text = format!("(;SZ[9]{}AB[aa]AB[bb])", names.concat());
+        let nodes = main_line(&text).unwrap();
+        assert_eq!(nodes[0].props.len(), 5002);
+        assert_eq!(
+            nodes[0].get("AB").unwrap(),
+            &["aa".to_string(), "bb".to_string()]
+        );
     }
 
     #[test]
