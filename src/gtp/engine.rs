@@ -265,13 +265,7 @@ impl Engine {
 mod tests {
     use super::*;
 
-    fn engine() -> Engine {
-        Engine::new(&Options::default()).unwrap()
-    }
-
-    fn ask(e: &mut Engine, line: &str) -> String {
-        e.execute(line.as_bytes()).unwrap()
-    }
+    use crate::gtp::tests::{ask, engine};
 
     #[test]
     fn a_resignation_is_the_result_until_the_position_changes() {

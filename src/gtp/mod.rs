@@ -354,11 +354,13 @@ fn parse_uint(s: &str, max: u64) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn engine() -> Engine {
+    /// An engine with the default options, for the protocol's unit tests.
+    pub(super) fn engine() -> Engine {
         Engine::new(&Options::default()).unwrap()
     }
 
-    fn ask(e: &mut Engine, line: &str) -> String {
+    /// The engine's full answer to one line.
+    pub(super) fn ask(e: &mut Engine, line: &str) -> String {
         e.execute(line.as_bytes()).unwrap()
     }
 

@@ -559,21 +559,32 @@ mod tests {
         assert!(shown >= 190, "analysis shows {shown} visits");
     }
 
-    #[test]
-    fn a_full_tree_goes_on_from_its_leaves() {
-        let g = Game::new(5, Rules::chinese()).unwrap();
-        let mut p = Player::new(Config {
+    /// A one-thread player whose tree may take one megabyte.
+    fn one_megabyte_player() -> Player {
+        Player::new(Config {
             threads: 1,
             max_memory_mb: 1,
             ..Config::default()
-        });
-        // No budget: only the interrupt, honoured after 20,000 playouts, ends it.
+        })
+    }
+
+    /// An analysis of `g` for Black with no budget, interrupted once `playouts` are done.
+    fn analyse_until(p: &mut Player, g: &Game, playouts: u64) -> Analysis {
         let mut watch = Watch {
             interrupted: &|| true,
-            min_playouts: 20_000,
+            min_playouts: playouts,
             progress: None,
         };
-        let a = p.analyse_watched(&g, Color::Black, (None, None), &[], &mut watch);
+        p.analyse_watched(g, Color::Black, (None, None), &[], &mut watch)
+            .clone()
+    }
+
+    #[test]
+    fn a_full_tree_goes_on_from_its_leaves() {
+        let g = Game::new(5, Rules::chinese()).unwrap();
+        let mut p = one_megabyte_player();
+        // No budget: only the interrupt, honoured after 20,000 playouts, ends it.
+        let a = analyse_until(&mut p, &g, 20_000);
         assert!(a.playouts >= 20_000, "stopped after {}", a.playouts);
         let tree = &p.kept.as_ref().unwrap().tree;
         assert!(tree.is_full());
@@ -583,17 +594,8 @@ mod tests {
     #[test]
     fn the_kept_subtree_stays_in_the_kept_trees_memory() {
         let mut g = Game::new(5, Rules::chinese()).unwrap();
-        let mut p = Player::new(Config {
-            threads: 1,
-            max_memory_mb: 1,
-            ..Config::default()
-        });
-        let mut watch = Watch {
-            interrupted: &|| true,
-            min_playouts: 5_000,
-            progress: None,
-        };
-        p.analyse_watched(&g, Color::Black, (None, None), &[], &mut watch);
+        let mut p = one_megabyte_player();
+        analyse_until(&mut p, &g, 5_000);
         let kept = &p.kept.as_ref().unwrap().tree;
         assert!(kept.is_full());
         let (arena, allocated) = (kept.root() as *const _, kept.allocated_nodes());
