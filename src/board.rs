@@ -55,8 +55,9 @@ impl Color {
         self as usize
     }
 
+    /// The cell a stone of this colour occupies.
     #[inline]
-    fn cell(self) -> Cell {
+    pub fn cell(self) -> Cell {
         match self {
             Color::Black => Cell::Black,
             Color::White => Cell::White,

@@ -74,3 +74,85 @@ fn an_engine_without_the_prejudgement_commands_is_refused() {
         stderr
     );
 }
+
+/// A pre-judgement match's game lines and records (SGF text without the engines' names and the
+/// game's number, which differ between seats).
+fn seated_match(a: &str, b: &str, name: &str) -> (Vec<String>, Vec<String>) {
+    let dir = std::env::temp_dir().join(format!("tengen-seats-{}-{}", name, std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", a, "--white", b])
+        .args(["--games", "2", "--size", "7", "--rules", "prejudgement"])
+        .arg("--sgf-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}", stdout);
+    let lines: Vec<String> = stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(String::from)
+        .collect();
+    let records = (1..=2)
+        .map(|n| {
+            let sgf = std::fs::read_to_string(dir.join(format!("game-{:03}.sgf", n))).unwrap();
+            let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+            let moves: Vec<String> = game.moves().map(|m| format!("{:?}", m)).collect();
+            format!("{} {}", moves.join(" "), game.komi())
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    (lines, records)
+}
+
+/// Which engine the line credits: "A wins", "B wins" or a draw.
+fn credited(line: &str) -> &str {
+    ["A wins", "B wins", "draw"]
+        .into_iter()
+        .find(|w| line.contains(w))
+        .unwrap_or_else(|| panic!("no result in {}", line))
+}
+
+#[test]
+fn the_seats_of_a_prejudgement_match_favour_neither_engine() {
+    // Engines that play the same moves in the same role: the seat an engine starts in (A or B)
+    // must change nothing but which game number it moves first in.
+    let engine = |seed: u32| {
+        format!(
+            "{} --threads 1 --playouts 100 --seed {} --no-resign",
+            env!("CARGO_BIN_EXE_tengen"),
+            seed
+        )
+    };
+    // Identical engines: game 2 is game 1 with the seats swapped, so the match is even.
+    let (lines, records) = seated_match(&engine(5), &engine(5), "same");
+    assert_eq!(records[0], records[1], "{:?}", lines);
+    let (one, two) = (credited(&lines[0]), credited(&lines[1]));
+    assert!(
+        (one, two) == ("A wins", "B wins")
+            || (one, two) == ("B wins", "A wins")
+            || one == two && one == "draw",
+        "{:?}",
+        lines
+    );
+    // Different engines, whose predictions differ (so that the seats are swapped when the first
+    // mover takes Black): X moving first in A's seat and in B's seat plays the same game, and
+    // the same engine is credited with it.
+    let (x, y) = (engine(5), engine(9));
+    let (xy_lines, xy) = seated_match(&x, &y, "xy");
+    let (yx_lines, yx) = seated_match(&y, &x, "yx");
+    // The seeds are chosen so that a first mover takes Black (A moving first in game 1).
+    assert!(xy_lines[0].contains("A black"), "{:?}", xy_lines);
+    assert_eq!(xy[0], yx[1], "{:?} {:?}", xy_lines, yx_lines);
+    assert_eq!(xy[1], yx[0], "{:?} {:?}", xy_lines, yx_lines);
+    let swap = |w: &str| {
+        match w {
+            "A wins" => "B wins",
+            "B wins" => "A wins",
+            other => other,
+        }
+        .to_string()
+    };
+    assert_eq!(swap(credited(&xy_lines[0])), credited(&yx_lines[1]));
+    assert_eq!(swap(credited(&xy_lines[1])), credited(&yx_lines[0]));
+}

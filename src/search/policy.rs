@@ -1,9 +1,10 @@
 //! The heavy playout policy and the prior knowledge given to new tree nodes.
 //!
 //! Playout moves, in the MoGo tradition: capture the group the last move left in atari; save an
-//! own group the last move put in atari (when the escape gains liberties); play a good-shape 3×3
-//! pattern reply next to the last move; otherwise a uniformly random legal move that neither
-//! fills an own eye nor puts a group of two or more stones in atari. Priors reward the same
+//! own group the last move put in atari (when the escape gains liberties); take the vital point
+//! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
+//! last move; otherwise a uniformly random legal move that neither fills an own eye nor puts a
+//! group of two or more stones in atari (unless it fills an eye space in a dead shape). Priors reward the same
 //! tactical signs on expansion, so the tree starts from sensible moves.
 
 use super::tactics::{self, Candidates};
@@ -123,9 +124,14 @@ pub fn matches_pattern(board: &Board, p: Point) -> bool {
 /// than always: a deterministic rule makes the playouts' errors systematic.
 const TWO_LIBERTY_RATE: f32 = 0.9;
 
+/// How often a playout takes the vital point of an eye space the last move walled in (see
+/// [`tactics::nakade_vital_point`]).
+const NAKADE_RATE: f32 = 0.9;
+
 /// The tactical reply to the last move, if any: capture it, save what it put in atari (by
 /// capturing an attacker or by running, unless the run ends in a ladder), the two-liberty
-/// fights around it, or a pattern reply next to it or next to the move before.
+/// fights around it, the vital point of an eye space it walled in, or a pattern reply next to
+/// it or next to the move before.
 #[inline]
 fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
     let (last, before) = board.last_moves();
@@ -157,6 +163,13 @@ fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Poi
     }
     if let Some(p) = saves.pick(rng).or_else(|| fights.pick(rng)) {
         return Some(p);
+    }
+    if rng.f32() < NAKADE_RATE {
+        if let Some(v) = tactics::nakade_vital_point(board, last) {
+            if board.is_legal(v, c) {
+                return Some(v);
+            }
+        }
     }
     let mut shapes = Candidates::default();
     let around_before = match before {

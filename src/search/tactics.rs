@@ -5,7 +5,7 @@
 //! works on copies. A ladder is read only where a group would be left with exactly two
 //! liberties, and never deeper than the board is wide twice, so the cost stays bounded.
 
-use crate::board::{Board, Color, Point};
+use crate::board::{Board, Cell, Color, Point};
 use std::cell::RefCell;
 
 /// Small list of candidate points without allocation.
@@ -222,7 +222,8 @@ pub fn two_liberty_moves(board: &Board, stone: Point, c: Color, out: &mut Candid
 /// Whether playing `p` for `c` is a self-atari not worth playing: the new stone joins own
 /// stones into a group left with one liberty (captures counted), which the opponent takes at
 /// once. A lone stone in atari stays allowed: a throw-in, a nakade placement or a ko capture
-/// is often the point of the move.
+/// is often the point of the move. So is a group that fills the opponent's eye space in a
+/// dead shape ([`is_nakade_fill`]): once taken, it leaves an eye space with one eye.
 #[inline]
 pub fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
     board.liberties_after(p, c) <= 1
@@ -230,6 +231,146 @@ pub fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
             .neighbours(p)
             .iter()
             .any(|&n| board.color(n) == Some(c))
+        && !is_nakade_fill(board, p, c)
+}
+
+/// The most points a nakade shape has (the rabbity six).
+const NAKADE_MAX: usize = 6;
+
+/// Whether `points` (connected, distinct) form an eye space that one eye is all it makes when
+/// the opponent holds its vital point: any three points, the square and the T of four, the
+/// bulky and the crossed five, the rabbity six. Read from the shape's adjacencies: `edges`
+/// pairs of neighbours and the highest number of neighbours one point has in the shape.
+fn is_nakade_shape(board: &Board, points: &[Point]) -> bool {
+    let (edges, top) = adjacencies(board, points);
+    match points.len() {
+        1..=3 => true,
+        4 => top == 3 || edges == 4,
+        5 => top == 4 || edges == 5,
+        6 => top == 4 && edges == 6,
+        _ => false,
+    }
+}
+
+/// The number of neighbouring pairs among `points`, and the most neighbours in `points` that
+/// one of them has.
+fn adjacencies(board: &Board, points: &[Point]) -> (usize, usize) {
+    let mut edges = 0;
+    let mut top = 0;
+    for &p in points {
+        let degree = board
+            .neighbours(p)
+            .iter()
+            .filter(|n| points.contains(n))
+            .count();
+        edges += degree;
+        top = top.max(degree);
+    }
+    (edges / 2, top)
+}
+
+/// The vital point of a nakade shape: the one point with the most neighbours inside it (the
+/// square four has none and needs none).
+fn vital_point(board: &Board, points: &[Point]) -> Option<Point> {
+    let degree = |p: Point| {
+        board
+            .neighbours(p)
+            .iter()
+            .filter(|n| points.contains(n))
+            .count()
+    };
+    let top = points.iter().map(|&p| degree(p)).max()?;
+    let mut at_top = points.iter().filter(|&&p| degree(p) == top);
+    let v = *at_top.next()?;
+    at_top.next().is_none().then_some(v)
+}
+
+/// Whether a stone of `c` on `p` makes a group of two to six stones in atari that fills the
+/// opponent's eye space (the group and its last liberty walled in by opponent stones and the
+/// edge) in a nakade shape: the opponent's capture leaves an eye space that the vital point
+/// kills. Such self-ataris are how eye spaces are destroyed.
+pub fn is_nakade_fill(board: &Board, p: Point, c: Color) -> bool {
+    let mut stones = [Point::NONE; NAKADE_MAX];
+    stones[0] = p;
+    let mut len = 1;
+    let mut liberty = None;
+    let mut i = 0;
+    while i < len {
+        for n in board.neighbours(stones[i]) {
+            if n == p || stones[..len].contains(&n) {
+                continue;
+            }
+            match board.cell(n) {
+                Cell::Wall => {}
+                Cell::Empty => match liberty {
+                    None => liberty = Some(n),
+                    Some(l) if l == n => {}
+                    Some(_) => return false,
+                },
+                cell if cell == c.cell() => {
+                    if len == NAKADE_MAX {
+                        return false;
+                    }
+                    stones[len] = n;
+                    len += 1;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    // The eye space is the group and its liberty: walled in by the opponent alone.
+    let Some(liberty) = liberty else {
+        return false;
+    };
+    let enclosed = board.neighbours(liberty).iter().all(|&n| {
+        stones[..len].contains(&n)
+            || matches!(board.cell(n), Cell::Wall)
+            || board.color(n) == Some(c.opponent())
+    });
+    len >= 2 && enclosed && is_nakade_shape(board, &stones[..len])
+}
+
+/// The vital point of an eye space next to `last` (the last move played): a region of three
+/// to six empty points, walled in by `last`'s colour alone, in a nakade shape. Whoever moves
+/// there first decides whether the space holds two eyes, so it is the move to play: the
+/// owner makes life with it, the opponent kills. Typically found right after a capture.
+pub fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
+    let owner = board.color(last)?.cell();
+    let mut region = [Point::NONE; NAKADE_MAX];
+    'next: for start in board.neighbours(last) {
+        if !board.is_empty(start) || region.contains(&start) {
+            continue;
+        }
+        region[0] = start;
+        let mut len = 1;
+        let mut i = 0;
+        while i < len {
+            for n in board.neighbours(region[i]) {
+                match board.cell(n) {
+                    Cell::Wall => {}
+                    Cell::Empty => {
+                        if !region[..len].contains(&n) {
+                            if len == NAKADE_MAX {
+                                continue 'next;
+                            }
+                            region[len] = n;
+                            len += 1;
+                        }
+                    }
+                    cell if cell == owner => {}
+                    _ => continue 'next,
+                }
+            }
+            i += 1;
+        }
+        if len >= 3 && is_nakade_shape(board, &region[..len]) {
+            if let Some(v) = vital_point(board, &region[..len]) {
+                return Some(v);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -340,9 +481,97 @@ mod tests {
         ]);
         // White C5 alone, one liberty, beside Black's stones: a throw-in, allowed.
         assert!(!is_bad_self_atari(&b, b.point(2, 0), Color::White));
-        // White B5 joins A5 into a two-stone group with one liberty: not allowed.
-        assert!(is_bad_self_atari(&b, b.point(1, 0), Color::White));
+        // White B5 joins A5 into a two-stone group in atari inside Black's eye space A5-C5:
+        // once taken, it leaves Black one eye there. Allowed.
+        assert!(!is_bad_self_atari(&b, b.point(1, 0), Color::White));
+        // Without Black D5 the last liberty C5 opens to the side: a wasted group, not allowed.
+        let mut open = b.clone();
+        open.clear_stone(open.point(3, 0));
+        assert!(is_bad_self_atari(&open, open.point(1, 0), Color::White));
         // A move with liberties to spare is no self-atari.
         assert!(!is_bad_self_atari(&b, b.point(2, 3), Color::White));
+    }
+
+    #[test]
+    fn filling_an_eye_space_in_a_dead_shape_is_no_bad_self_atari() {
+        // Black's corner has the squared-four eye space A1 B1 A2 B2 (rows top first). White
+        // already stands on A2 and B1; White B2 makes the bent three A2 B2 B1 in atari, which
+        // Black takes, leaving an eye space whose vital point White then holds.
+        let b = board(&[
+            "......", //
+            "......", //
+            "......", //
+            "XXXX..", //
+            "O.XX..", //
+            ".OXX..",
+        ]);
+        let b2 = b.point(1, 4);
+        assert!(is_nakade_fill(&b, b2, Color::White));
+        assert!(!is_bad_self_atari(&b, b2, Color::White));
+        // A straight four of stones in atari would leave Black two eyes: still a bad self-atari.
+        let s = board(&[
+            "......", //
+            "XXXXXX", //
+            "O.OO.X", //
+            "XXXXXX", //
+            "......", //
+            "......",
+        ]);
+        assert!(!is_nakade_fill(&s, s.point(1, 2), Color::White));
+        assert!(is_bad_self_atari(&s, s.point(1, 2), Color::White));
+        // Nor is a self-atari whose last liberty opens outside: no eye space is filled.
+        let t = board(&[
+            "O.....", //
+            "XXXX..", //
+            "......", //
+            "......", //
+            "......", //
+            "......",
+        ]);
+        assert!(!is_nakade_fill(&t, t.point(1, 0), Color::White));
+    }
+
+    #[test]
+    fn the_vital_point_of_a_walled_in_eye_space_is_found() {
+        // Black just captured: the bent three A1 A2 B1 in the corner, Black all around it.
+        let b = board(&[
+            ".....", //
+            ".....", //
+            "XX...", //
+            ".X...", //
+            "..X..",
+        ]);
+        let (a1, a2, b1) = (b.point(0, 4), b.point(0, 3), b.point(1, 4));
+        assert!([a1, a2, b1].iter().all(|&p| b.is_empty(p)));
+        assert_eq!(nakade_vital_point(&b, b.point(1, 3)), Some(a1));
+        // A straight four walled in makes two eyes whoever plays: no vital point.
+        let s = board(&[
+            "XXXXXX", //
+            "X....X", //
+            "XXXXXX", //
+            "......", //
+            "......", //
+            "......",
+        ]);
+        assert_eq!(nakade_vital_point(&s, s.point(0, 1)), None);
+        // The pyramid four's vital point is its centre; a region open to White is no eye space.
+        let t = board(&[
+            "XXXXX.", //
+            "X...X.", //
+            "XX.XX.", //
+            ".XXX..", //
+            "......", //
+            "......",
+        ]);
+        assert_eq!(nakade_vital_point(&t, t.point(0, 1)), Some(t.point(2, 1)));
+        let u = board(&[
+            "XXXXX.", //
+            "X...X.", //
+            "XX.XX.", //
+            ".XOX..", //
+            "......", //
+            "......",
+        ]);
+        assert_eq!(nakade_vital_point(&u, u.point(0, 1)), None);
     }
 }
