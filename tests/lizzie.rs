@@ -12,11 +12,10 @@
 //! board. Each analysis is left to run a quarter of a second before the next command is sent,
 //! as the GUI does while the user looks, so reports stream as they do there.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+mod common;
+
+use common::gui::{is_vertex, session_lines, split_answers, RawEngine};
+use std::time::Duration;
 
 /// The sessions and the option each needs to be accepted by Lizzie, as README gives them.
 const SESSIONS: &[(&str, &[&str])] = &[
@@ -49,21 +48,9 @@ struct Sent {
     command: String,
 }
 
-/// An answer: its status, number, first-line text and the lines after the first.
-struct Answer {
-    ok: bool,
-    id: Option<u32>,
-    text: String,
-    more: Vec<String>,
-}
-
 fn read_session(file: &str) -> Vec<Sent> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/lizzie")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{:?}: {}", path, e));
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    session_lines("lizzie", file)
+        .iter()
         .map(|l| {
             let (id, command) = l.split_once(' ').expect("`N command`");
             Sent {
@@ -78,102 +65,22 @@ fn is_analysis(command: &str) -> bool {
     command.starts_with("lz-analyze") || command.starts_with("kata-analyze")
 }
 
-/// Sends the session to the release binary as Lizzie did and returns everything it printed.
+/// Sends the session to the release binary as Lizzie did (pipelined, each analysis left running
+/// for a moment) and returns everything it printed.
 fn replay(session: &[Sent], options: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(FLAGS)
-        .args(options)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tengen");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut stdin = child.stdin.take().unwrap();
+    let args: Vec<&str> = FLAGS.iter().chain(options).copied().collect();
+    let mut engine = RawEngine::spawn(&args);
     for s in session {
-        writeln!(stdin, "{} {}", s.id, s.command).expect("write to tengen");
-        stdin.flush().unwrap();
+        engine.send(&format!("{} {}", s.id, s.command));
         if is_analysis(&s.command) {
             std::thread::sleep(ANALYSIS_TIME);
         }
     }
     // Lizzie ends the engine by closing its pipe; the last analysis ends with the input.
-    drop(stdin);
-    let end = Instant::now() + DEADLINE;
-    let mut lines = Vec::new();
-    loop {
-        match rx.recv_timeout(end.saturating_duration_since(Instant::now())) {
-            Ok(line) => lines.push(line),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let _ = child.kill();
-                panic!("tengen did not finish within {:?}", DEADLINE);
-            }
-        }
-    }
-    let status = child.wait().unwrap();
-    assert!(status.success(), "tengen exited with {}", status);
+    engine.close_input();
+    let (lines, success) = engine.rest(DEADLINE);
+    assert!(success, "tengen failed");
     lines
-}
-
-/// Splits the output into answers; a line outside any answer is a failure, since Lizzie would
-/// read it as one.
-fn answers(lines: &[String]) -> Vec<Answer> {
-    let mut out: Vec<Answer> = Vec::new();
-    let mut open = false;
-    for line in lines {
-        if open {
-            if line.is_empty() {
-                open = false;
-            } else {
-                out.last_mut().unwrap().more.push(line.clone());
-            }
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        let ok = match line.as_bytes()[0] {
-            b'=' => true,
-            b'?' => false,
-            _ => panic!("a line outside any answer: {:?}", line),
-        };
-        let (head, text) = line[1..].split_once(' ').unwrap_or((&line[1..], ""));
-        out.push(Answer {
-            ok,
-            id: head.parse().ok(),
-            text: text.trim().to_string(),
-            more: Vec::new(),
-        });
-        open = true;
-    }
-    out
-}
-
-/// Whether `v` is a point of a `size`×`size` board in GTP's letters (no I) or a pass.
-fn is_vertex(v: &str, size: usize) -> bool {
-    if v.eq_ignore_ascii_case("pass") {
-        return true;
-    }
-    let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-        .get(..size.min(25))
-        .unwrap_or("");
-    let mut chars = v.chars();
-    let Some(col) = chars.next() else {
-        return false;
-    };
-    let row: String = chars.collect();
-    letters.contains(col.to_ascii_uppercase())
-        && row.parse::<usize>().is_ok_and(|r| (1..=size).contains(&r))
 }
 
 /// Checks one `info` line as Lizzie's `MoveData.fromInfo`/`fromInfoKatago` and its ownership
@@ -257,7 +164,7 @@ fn check_session(file: &str, options: &[&str]) -> usize {
     let session = read_session(file);
     assert!(!session.is_empty(), "{}: no commands", file);
     let lines = replay(&session, options);
-    let answers = answers(&lines);
+    let answers = split_answers(&lines);
     assert_eq!(
         answers.len(),
         session.len(),
@@ -352,7 +259,7 @@ fn without_the_options_name_and_version_are_tengens_own() {
         },
     ];
     let lines = replay(&session, &[]);
-    let answers = answers(&lines);
+    let answers = split_answers(&lines);
     assert_eq!(answers[0].text, "tengen");
     assert_eq!(answers[1].text, env!("CARGO_PKG_VERSION"));
 }
