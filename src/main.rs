@@ -75,6 +75,15 @@ struct EngineArgs {
     /// default; it takes the CPU while the opponent thinks. No effect with --seed.
     #[arg(long)]
     ponder: bool,
+    /// Answer GTP `version` with this word instead of tengen's version, for GUIs that check it.
+    /// Lizzie 0.7.4 analyses only with engines whose version reads as Leela Zero 0.15 or later:
+    /// start tengen for it with `--override-version 0.17`.
+    #[arg(long, value_name = "VERSION", value_parser = parse_identity)]
+    override_version: Option<String>,
+    /// Answer GTP `name` with this word instead of `tengen`. Lizzie 0.7.4 talks KataGo's dialect
+    /// (`kata-analyze` with score and ownership) to an engine whose name starts with `KataGo`.
+    #[arg(long, value_name = "NAME", value_parser = parse_identity)]
+    override_name: Option<String>,
 }
 
 impl EngineArgs {
@@ -92,6 +101,8 @@ impl EngineArgs {
             resign_below: self.resign_below.or(outer.resign_below),
             max_memory: self.max_memory.or(outer.max_memory),
             ponder: self.ponder || outer.ponder,
+            override_version: self.override_version.or(outer.override_version),
+            override_name: self.override_name.or(outer.override_name),
         }
     }
 
@@ -121,6 +132,8 @@ impl EngineArgs {
             size: self.size.unwrap_or(19) as usize,
             search: config,
             ponder: self.ponder,
+            override_name: self.override_name.clone(),
+            override_version: self.override_version.clone(),
         })
     }
 }
@@ -246,6 +259,18 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
         _ => Err(format!("'{}' is not a win rate between 0 and 1", s)),
+    }
+}
+
+/// A word for GTP `name` or `version` to answer.
+fn parse_identity(s: &str) -> Result<String, String> {
+    if gtp::is_identity_word(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{}' is not one word of printable ASCII (at most 64 characters)",
+            s
+        ))
     }
 }
 

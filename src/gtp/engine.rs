@@ -31,6 +31,9 @@ pub struct Engine {
     /// What the reader thread says of the input that arrived during the running command.
     pub(super) input: Arc<Input>,
     ponder: bool,
+    /// The answers to `name` and `version` when the command line chose them.
+    pub(super) override_name: Option<String>,
+    pub(super) override_version: Option<String>,
     /// Set when the player has made a move and may think on the opponent's time; cleared when
     /// the game is replaced or cleared.
     ponder_armed: bool,
@@ -53,6 +56,8 @@ impl Engine {
             quit: false,
             input: Arc::new(Input::default()),
             ponder: options.ponder,
+            override_name: options.override_name.clone(),
+            override_version: options.override_version.clone(),
             ponder_armed: false,
         })
     }

@@ -294,6 +294,12 @@ pub struct Options {
     /// Whether to search on the opponent's time, after each move of ours, until a command
     /// arrives.
     pub ponder: bool,
+    /// What `name` and `version` answer instead of tengen's own. Some GUIs pick their protocol
+    /// by these answers (Lizzie 0.7.4 wants a Leela Zero version of 0.15 or later before it
+    /// analyses, and talks KataGo's dialect to a name starting with `KataGo`), so the user may
+    /// choose them; each is one word of printable ASCII ([`is_identity_word`]).
+    pub override_name: Option<String>,
+    pub override_version: Option<String>,
 }
 
 impl Default for Options {
@@ -304,8 +310,16 @@ impl Default for Options {
             size: 19,
             search: search::Config::default(),
             ponder: false,
+            override_name: None,
+            override_version: None,
         }
     }
+}
+
+/// Whether `s` can stand as the answer to `name` or `version`: one word of printable ASCII, so
+/// that the answer stays one line and clients that split it on spaces read all of it.
+pub fn is_identity_word(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_graphic())
 }
 
 /// The table line of a command.

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests: the reference rules and the bridge between its
-//! coordinates and tengen's.
+//! coordinates and tengen's, and (in `gui`) what the replays of recorded GUI sessions share.
 #![allow(dead_code)]
 
+pub mod gui;
 pub mod reference;
 
 use reference::{RefGame, RefMove, Stones};
