@@ -9,11 +9,15 @@ use tengen::rules::{HalfPoints, Rules};
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 4] = [
+const FINISHED: [&str; 8] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
     "seki.sgf",
+    "end_nakade_1.sgf",
+    "end_nakade_2.sgf",
+    "end_nakade_3.sgf",
+    "end_nakade_4.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.

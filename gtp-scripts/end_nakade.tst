@@ -1,0 +1,41 @@
+# Dead groups whose eye space is too small, at the end of real 9×9 games (two passes; the
+# records of games played against another engine, names removed). Random playouts that never
+# fill an eye space with a dead shape saw each of these groups live, and the count came out
+# the wrong way round; the expected counts and dead stones are GNU Go 3.8's
+# (`final_score`, `final_status_list dead`, --chinese-rules).
+#
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
+# Format: gogui-regress.
+
+# Black's lower-left group: its eye space is the square four A3 B3 A2 B2, White's B2 inside.
+loadsgf end_nakade_1.sgf
+10 final_score
+#? [W\+10\.5]
+
+20 final_status_list dead
+#? [A4 B4 C4 C3 C2 A1 B1 C1 D1]
+
+# White's lower-left group: the eye space B2 B1 C1 C2, Black's C2 inside, holds one eye; and
+# the lone White C9.
+loadsgf end_nakade_2.sgf
+30 final_score
+#? [B\+25\.5]
+
+40 final_status_list dead
+#? [C9\nA4 D4 A3 B3 C3 D3 A2 D2 E2 A1 D1 E1\nG2 H2]
+
+# White's lower-right group: the eye space J3 H2 J2 J1, Black's J2 inside, holds one eye.
+loadsgf end_nakade_3.sgf
+50 final_score
+#? [B\+7\.5]
+
+60 final_status_list dead
+#? [H4 J4 F3 G3 H3 F2 G2 D1 E1 F1 G1 H1]
+
+# White's big left-side group: its eye space is the square four B9 C9 B8 C8, Black's B9 inside.
+loadsgf end_nakade_4.sgf
+70 final_score
+#? [B\+39\.5]
+
+80 final_status_list dead
+#? [A9 D9 A8 D8 E8 A7 B7 C7 D7 E7 A6 C6 D6 E6 F6 G6 A5 C5 D5 E5 A4\nA2]
