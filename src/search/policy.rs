@@ -4,8 +4,8 @@
 //! own group the last move put in atari (when the escape gains liberties); take the vital point
 //! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
 //! last move; otherwise a uniformly random legal move that neither fills an own eye nor puts a
-//! group of two or more stones in atari (unless it fills an eye space in a dead shape). Priors reward the same
-//! tactical signs on expansion, so the tree starts from sensible moves.
+//! group of two or more stones in atari (unless it fills an eye space in a dead shape). Priors
+//! reward the same tactical signs on expansion, so the tree starts from sensible moves.
 
 use super::tactics::{self, Candidates};
 use crate::board::{Board, Cell, Color, Move, Point};
@@ -258,6 +258,8 @@ pub struct PriorContext {
     fights: Vec<Point>,
     /// Per point: whether a stone stands within three steps (Manhattan distance).
     near_stones: Vec<bool>,
+    /// The vital point of an eye space the last move walled in.
+    vital: Option<Point>,
 }
 
 impl PriorContext {
@@ -289,7 +291,9 @@ impl PriorContext {
             }
         }
         let mut fights = Candidates::default();
+        let mut vital = None;
         if let (Move::Play(last), _) = board.last_moves() {
+            vital = tactics::nakade_vital_point(board, last);
             if board.color(last).is_some() {
                 let mut around = vec![last];
                 around.extend(board.neighbours(last));
@@ -318,6 +322,7 @@ impl PriorContext {
         PriorContext {
             color,
             near_stones,
+            vital,
             captures,
             saves: saves.as_slice().to_vec(),
             ladder_runs,
@@ -361,7 +366,7 @@ impl PriorContext {
         } else if self.ladder_runs.contains(&p) {
             add(20, 0.0);
         }
-        if self.fights.contains(&p) {
+        if self.fights.contains(&p) || self.vital == Some(p) {
             add(15, 15.0);
         }
         if tactics::is_bad_self_atari(board, p, c)

@@ -342,6 +342,17 @@ pub fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
         if !board.is_empty(start) || region.contains(&start) {
             continue;
         }
+        // A point of a small walled-in space next to the last stone touches the wall twice
+        // (only a vital point touched by the last stone alone is missed); in open areas it
+        // touches it once, and this spares the fill there.
+        let walls = board
+            .neighbours(start)
+            .iter()
+            .filter(|&&n| matches!(board.cell(n), Cell::Wall) || board.cell(n) == owner)
+            .count();
+        if walls < 2 {
+            continue;
+        }
         region[0] = start;
         let mut len = 1;
         let mut i = 0;
