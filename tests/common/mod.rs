@@ -240,3 +240,37 @@ pub fn gtp_responses(stdout: std::process::ChildStdout) -> std::sync::mpsc::Rece
     });
     responses
 }
+
+/// A process's resident memory in kB (`VmRSS` in `/proc/<pid>/status`); `None` once it is gone.
+/// Linux only, like `/proc`.
+pub fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid)).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The processes whose parent is `pid`, from each process's `stat` line in `/proc`.
+pub fn child_processes(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            // The parent is the second field after the command name, which is in parentheses
+            // and may itself hold spaces or parentheses.
+            std::fs::read_to_string(format!("/proc/{}/stat", p))
+                .ok()
+                .and_then(|s| {
+                    let after = &s[s.rfind(')')? + 1..];
+                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
