@@ -2,6 +2,7 @@
 //! coordinates and tengen's.
 #![allow(dead_code)]
 
+pub mod fuzz;
 pub mod reference;
 
 use reference::{RefGame, RefMove, Stones};
