@@ -269,15 +269,16 @@ fn soak(phases: &[Phase]) {
         let engine_first = r.mean(false, |m| m.engine_kb);
         let engine_last = r.mean(true, |m| m.engine_kb);
         println!(
-            "{}: A {} B {} draws {}, {:.0} s; match RSS first {:.1} MB, last {:.1} MB, peak {:.1} MB; \
+            "{}: A {} B {} draws {}, {:.0} s; match RSS {} MB (games 1, ¼, ½, ¾, last), peak {:.1} MB; \
              tengen engines' peak RSS {:.1} MB, per game {:.1} MB in the first tenth, {:.1} MB in the last{}",
             phase.title(),
             r.a_wins,
             r.b_wins,
             r.draws,
             r.elapsed.as_secs_f64(),
-            mb(match_first as f64),
-            mb(match_last as f64),
+            [0, r.games / 4, r.games / 2, 3 * r.games / 4, r.games - 1]
+                .map(|g| format!("{:.1}", mb(r.memory[g.min(r.games - 1)].match_kb as f64)))
+                .join("/"),
             mb(r.peak(|m| m.match_kb) as f64),
             mb(r.peak(|m| m.engine_kb) as f64),
             mb(engine_first),
