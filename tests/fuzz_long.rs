@@ -77,6 +77,8 @@ struct Figures {
     answered: usize,
     sgfs: usize,
     sgfs_loaded: usize,
+    /// Refused (or unanswered) lines between snapshots, checked to change nothing.
+    refusals_guarded: usize,
     searching: usize,
     heavy: usize,
     /// The engine's largest `VmRSS` read, and its `VmHWM` (the kernel's own peak) at the end, kB.
@@ -521,7 +523,8 @@ impl Generator {
             text.truncate(a);
             text.extend_from_slice(&other[b..]);
         }
-        for _ in 0..self.rng.usize(1..=4) {
+        // Mostly one or two kinds of damage, so that many files still load and play on.
+        for _ in 0..[1, 1, 1, 2, 2, 3, 4][self.rng.usize(..7)] {
             self.damage(&mut text);
         }
         text
@@ -657,9 +660,48 @@ enum Cost {
 /// What a line sent is due: a response with this id (empty for none), or nothing.
 struct Due {
     id: Option<String>,
-    /// The `loadsgf` of a mutated file.
-    sgf: bool,
+    role: Role,
     shown: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A fuzz line (`sgf`: the `loadsgf` of a mutated file), `guarded` when snapshots of the game
+    /// surround it.
+    Line {
+        sgf: bool,
+        guarded: bool,
+    },
+    /// `printsgf` or `showboard` just before a guarded line, or just after it.
+    Before,
+    After,
+    /// The batch's closing `protocol_version`.
+    Closing,
+}
+
+/// The snapshot commands around a guarded line: the whole record (moves, setup, size, komi,
+/// rules) and the position with the move number, side to move and prisoners.
+const SNAPSHOT: [&str; 2] = ["printsgf", "showboard"];
+
+/// Sends the snapshot commands, before or after a guarded line.
+fn snapshot(g: &mut Generator, batch: &mut Vec<u8>, due: &mut Vec<Due>, role: Role, shown: &str) {
+    for command in SNAPSHOT {
+        let id = g.id();
+        batch.extend_from_slice(format!("{} {}\n", id, command).as_bytes());
+        due.push(Due {
+            id: Some(id.to_string()),
+            role,
+            shown: shown.to_string(),
+        });
+    }
+}
+
+/// A response without its `=id ` head, for comparing snapshots taken under different ids.
+fn strip_id(response: &str) -> String {
+    response
+        .split_once(' ')
+        .map_or(response, |(_, rest)| rest)
+        .to_string()
 }
 
 /// The repository's SGF files: gtp-scripts/ and any under tests/.
@@ -682,8 +724,13 @@ fn seed_corpus() -> Vec<Vec<u8>> {
     files.iter().map(|p| std::fs::read(p).unwrap()).collect()
 }
 
-/// Reads one response and checks it is the one due; returns whether it was a success.
-fn check(responses: &Receiver<String>, due: &Due, child: &mut std::process::Child) -> bool {
+/// Reads one response and checks it is the one due; returns whether it was a success, and the
+/// response.
+fn check(
+    responses: &Receiver<String>,
+    due: &Due,
+    child: &mut std::process::Child,
+) -> (bool, String) {
     let r = responses.recv_timeout(DEADLINE).unwrap_or_else(|_| {
         panic!(
             "no answer within {:?} to {:?} (engine status {:?})",
@@ -712,7 +759,7 @@ fn check(responses: &Receiver<String>, due: &Due, child: &mut std::process::Chil
         due.shown,
         r
     );
-    ok
+    (ok, r)
 }
 
 fn fuzz(lines: usize, sgfs: usize) -> Figures {
@@ -799,14 +846,23 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
             };
             n += 1;
             f.lines += 1;
+            let shown = String::from_utf8_lossy(&line[..line.len().min(160)]).into_owned();
+            // One line in eight between snapshots of the game: refused, it must change nothing.
+            let guarded = g.rng.u8(..8) == 0;
+            if guarded {
+                snapshot(&mut g, &mut batch, &mut due, Role::Before, &shown);
+            }
             batch.extend_from_slice(&line);
             batch.push(b'\n');
             if let Some(id) = expectation(&line) {
                 due.push(Due {
                     id: Some(id.unwrap_or_default()),
-                    sgf,
-                    shown: String::from_utf8_lossy(&line[..line.len().min(160)]).into_owned(),
+                    role: Role::Line { sgf, guarded },
+                    shown: shown.clone(),
                 });
+            }
+            if guarded {
+                snapshot(&mut g, &mut batch, &mut due, Role::After, &shown);
             }
         }
         // The batch's own closing command: it stops an analysis left running at the end.
@@ -814,17 +870,50 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
         batch.extend_from_slice(format!("{} protocol_version\n", id).as_bytes());
         due.push(Due {
             id: Some(id.to_string()),
-            sgf: false,
+            role: Role::Closing,
             shown: "the batch's protocol_version".to_string(),
         });
         stdin.write_all(&batch).unwrap();
         stdin.flush().unwrap();
+        // The snapshots around the guarded line being checked, and its answer's success (none
+        // when it has no answer).
+        let (mut before, mut after, mut guarded_ok) = (Vec::new(), Vec::new(), None);
         for d in &due {
-            let ok = check(&responses, d, &mut child);
-            if d.sgf && ok {
-                f.sgfs_loaded += 1;
-            }
+            let (ok, text) = check(&responses, d, &mut child);
             f.answered += 1;
+            match d.role {
+                Role::Line { sgf, guarded } => {
+                    if sgf && ok {
+                        f.sgfs_loaded += 1;
+                    }
+                    if guarded {
+                        guarded_ok = Some(ok);
+                    }
+                }
+                Role::Before => before.push(strip_id(&text)),
+                Role::After => {
+                    after.push(strip_id(&text));
+                    if after.len() == SNAPSHOT.len() {
+                        if guarded_ok != Some(true) {
+                            f.refusals_guarded += 1;
+                            assert!(
+                                before == after,
+                                "{:?}, answered {}, changed the game:\nbefore:\n{}\nafter:\n{}",
+                                d.shown,
+                                if guarded_ok.is_some() {
+                                    "with an error"
+                                } else {
+                                    "nothing"
+                                },
+                                before.join("\n"),
+                                after.join("\n")
+                            );
+                        }
+                        (before, after, guarded_ok) = (Vec::new(), Vec::new(), None);
+                    }
+                }
+                Role::Closing => {}
+            }
         }
         // The engine's own records join the corpus (the first few, then now and then one).
         if g.corpus.len() < 64 || g.rng.u8(..32) == 0 {
@@ -882,7 +971,7 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
     let mb = |kb: u64| kb as f64 / 1024.0;
     println!(
         "seed {}: {} lines ({} searching, {} judging or counting), {} answers checked, \
-         {} mutated SGF files ({} loaded), in {:.0} s; engine RSS peak {:.1} MB \
+         {} mutated SGF files ({} loaded), {} refusals checked to change nothing, in {:.0} s; engine RSS peak {:.1} MB \
          (VmHWM {:.1} MB), {:.1} MB in the first tenth at most, {:.1} MB at the end",
         seed,
         f.lines,
@@ -891,6 +980,7 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
         f.answered,
         f.sgfs,
         f.sgfs_loaded,
+        f.refusals_guarded,
         f.elapsed.as_secs_f64(),
         mb(f.peak_rss_kb),
         mb(f.hwm_kb),
@@ -913,7 +1003,7 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
 
 #[test]
 fn short_run() {
-    let f = fuzz(8_000, 100);
+    let f = fuzz(30_000, 300);
     assert!(f.answered > f.lines / 2);
     assert!(f.sgfs_loaded > 0, "no mutated SGF loaded at all");
 }
