@@ -6,8 +6,8 @@
 //! must be alike; the engines are started afresh for every game, so their peak in the last games
 //! must be like their peak in the first ones.
 //!
-//! `a_few_games_of_each_kind` (CI) plays a handful; `thousand_games` (ignored; about half an
-//! hour on two cores) is the soak itself:
+//! `a_few_games_of_each_kind` (CI) plays a handful; `thousand_games` (ignored; about fifty
+//! minutes on two busy cores) is the soak itself:
 //!
 //!     cargo test --release --test soak -- --ignored --nocapture
 //!
@@ -335,7 +335,7 @@ fn a_few_games_of_each_kind() {
 }
 
 #[test]
-#[ignore = "about half an hour: the soak"]
+#[ignore = "about fifty minutes: the soak"]
 fn thousand_games() {
     let phase = |games, size, rules, opponent, resign| Phase {
         games,
