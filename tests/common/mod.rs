@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests: the reference rules and the bridge between its
-//! coordinates and tengen's, and (in `gui`) what the replays of recorded GUI sessions share.
+//! coordinates and tengen's, (in `gui`) what the replays of recorded GUI sessions share, and (in
+//! `fuzz`) the generators of the fuzz tests.
 #![allow(dead_code)]
 
+pub mod fuzz;
 pub mod gui;
 pub mod reference;
 
@@ -240,4 +242,38 @@ pub fn gtp_responses(stdout: std::process::ChildStdout) -> std::sync::mpsc::Rece
         }
     });
     responses
+}
+
+/// A process's resident memory in kB (`VmRSS` in `/proc/<pid>/status`); `None` once it is gone.
+/// Linux only, like `/proc`.
+pub fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid)).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The processes whose parent is `pid`, from each process's `stat` line in `/proc`.
+pub fn child_processes(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            // The parent is the second field after the command name, which is in parentheses
+            // and may itself hold spaces or parentheses.
+            std::fs::read_to_string(format!("/proc/{}/stat", p))
+                .ok()
+                .and_then(|s| {
+                    let after = &s[s.rfind(')')? + 1..];
+                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
 }
