@@ -39,3 +39,16 @@ loadsgf end_nakade_4.sgf
 
 80 final_status_list dead
 #? [A9 D9 A8 D8 E8 A7 B7 C7 D7 E7 A6 C6 D6 E6 F6 G6 A5 C5 D5 E5 A4\nA2]
+
+# No seki: White's ten stones F9-J6 and Black's H9 H8 share their only liberties G9 G8 J9, and
+# neither has an eye. Black fills G8, then sacrifices G9: the four stones White takes leave it
+# a square four (and if White fills G8 first, Black's G9 leaves it a bent three): one eye.
+loadsgf shared_liberties_dead.sgf
+90 final_score
+#? [B\+21\.5]
+
+100 final_status_list dead
+#? [F9 F8 J8 F7 G7 H7 J7 F6 G6 J6]
+
+110 final_status_list seki
+#? []
