@@ -252,36 +252,34 @@ fn is_nakade_shape(board: &Board, points: &[Point]) -> bool {
     }
 }
 
+/// How many of `p`'s neighbours are among `points`.
+fn degree(board: &Board, points: &[Point], p: Point) -> usize {
+    board
+        .neighbours(p)
+        .iter()
+        .filter(|n| points.contains(n))
+        .count()
+}
+
 /// The number of neighbouring pairs among `points`, and the most neighbours in `points` that
 /// one of them has.
 fn adjacencies(board: &Board, points: &[Point]) -> (usize, usize) {
-    let mut edges = 0;
-    let mut top = 0;
-    for &p in points {
-        let degree = board
-            .neighbours(p)
-            .iter()
-            .filter(|n| points.contains(n))
-            .count();
-        edges += degree;
-        top = top.max(degree);
-    }
-    (edges / 2, top)
+    let degrees = points.iter().map(|&p| degree(board, points, p));
+    (
+        degrees.clone().sum::<usize>() / 2,
+        degrees.max().unwrap_or(0),
+    )
 }
 
 /// The vital point of a nakade shape: the one point with the most neighbours inside it (the
 /// square four has none and needs none).
 fn vital_point(board: &Board, points: &[Point]) -> Option<Point> {
-    let degree = |p: Point| {
-        board
-            .neighbours(p)
-            .iter()
-            .filter(|n| points.contains(n))
-            .count()
-    };
-    let top = points.iter().map(|&p| degree(p)).max()?;
-    let mut at_top = points.iter().filter(|&&p| degree(p) == top);
-    let v = *at_top.next()?;
+    let (_, top) = adjacencies(board, points);
+    let mut at_top = points
+        .iter()
+        .copied()
+        .filter(|&p| degree(board, points, p) == top);
+    let v = at_top.next()?;
     at_top.next().is_none().then_some(v)
 }
 
