@@ -6,55 +6,31 @@
 //! The thinking times given to the engine (a minute a move) are far longer than any deadline
 //! here, so a missing interrupt shows as a timeout, not as a slow pass.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+mod common;
+
+use common::gui::RawEngine;
 use std::time::{Duration, Instant};
 
 /// A running engine: its input, and its output lines as they arrive.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+struct Engine(RawEngine);
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tengen");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine(RawEngine::spawn(args))
     }
 
+    /// Writes `text`: one or more lines, each ended by a newline.
     fn send(&mut self, text: &str) {
-        self.stdin.write_all(text.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
+        for line in text.split_inclusive('\n') {
+            self.0.send(line.strip_suffix('\n').unwrap_or(line));
+        }
     }
 
     /// The next output line, or a failure naming `what` after `within`.
     fn line(&mut self, within: Duration, what: &str) -> String {
-        self.lines
-            .recv_timeout(within)
-            .unwrap_or_else(|_| panic!("no output within {:?}: {}", within, what))
+        self.0
+            .line(Instant::now() + within)
+            .unwrap_or_else(|| panic!("the output ended, waiting for {}", what))
     }
 
     /// Reads a whole response (up to its empty line): its lines, the `=` line first.
@@ -76,16 +52,9 @@ impl Engine {
 
     /// Sends `quit` and waits for the process to end.
     fn quit(mut self, within: Duration) {
-        self.send("quit\n");
-        let end = Instant::now() + within;
-        while Instant::now() < end {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        panic!("the engine did not exit within {:?} of quit", within);
+        self.0.send("quit");
+        // Panics when the output has not ended by then.
+        self.0.rest(within);
     }
 }
 
@@ -152,7 +121,7 @@ fn gogui_interrupt_ends_genmove_with_a_move() {
     e.send("3 genmove w\n4 protocol_version\n");
     std::thread::sleep(Duration::from_millis(1500));
     assert!(
-        e.lines.try_recv().is_err(),
+        e.0.quiet(),
         "genmove ended before its time without an interrupt"
     );
     e.send("# interrupt\n");
@@ -202,20 +171,8 @@ fn the_end_of_input_ends_an_analysis_and_pondering() {
         let mut e = Engine::start(args);
         e.send(input);
         std::thread::sleep(Duration::from_millis(700));
-        let Engine {
-            mut child, stdin, ..
-        } = e;
-        drop(stdin);
-        let end = Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            if Instant::now() > end {
-                let _ = child.kill();
-                panic!("still running 5 s after its input closed: {}", input.trim());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        // The output must end (the process with it) within 5 s of the input closing.
+        e.0.close_input();
+        e.0.rest(Duration::from_secs(5));
     }
 }

@@ -74,6 +74,11 @@ impl RawEngine {
         stdin.flush().unwrap();
     }
 
+    /// Whether no output line is waiting to be read (a waiting line is consumed).
+    pub fn quiet(&mut self) -> bool {
+        self.lines.try_recv().is_err()
+    }
+
     /// Closes the engine's input, as a GUI that ends the engine by closing its pipe.
     pub fn close_input(&mut self) {
         self.stdin = None;
