@@ -44,7 +44,7 @@ pub fn loadsgf(engine: &mut Engine, args: &[&str]) -> Answer {
 /// was checked cannot hold the open (a regular file ignores the flag). The value is the Linux
 /// generic one, shared by x86, x86-64, ARM, AArch64 and RISC-V; elsewhere no flag is added and
 /// the check before opening stands alone.
-#[cfg(all(
+const OPEN_FLAGS: i32 = if cfg!(all(
     target_os = "linux",
     any(
         target_arch = "x86",
@@ -53,19 +53,11 @@ pub fn loadsgf(engine: &mut Engine, args: &[&str]) -> Answer {
         target_arch = "aarch64",
         target_arch = "riscv64"
     )
-))]
-const OPEN_FLAGS: i32 = 0o4000;
-#[cfg(not(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        target_arch = "arm",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-)))]
-const OPEN_FLAGS: i32 = 0;
+)) {
+    0o4000
+} else {
+    0
+};
 
 /// The text of a record file; bytes that are not UTF-8 are replaced, as only comments hold text.
 ///
