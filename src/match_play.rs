@@ -1022,11 +1022,12 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     if let Some((p, lo, hi)) = summary.a_rate() {
         writeln!(
             out,
-            "A's win rate {:.1}% (95% CI {:.1}%-{:.1}%, Wilson, draws count half, {} games)",
+            "A's win rate {:.1}% (95% CI {:.1}%-{:.1}%, Wilson, draws count half, {} game{})",
             100.0 * p,
             100.0 * lo,
             100.0 * hi,
-            summary.decided()
+            summary.decided(),
+            if summary.decided() == 1 { "" } else { "s" }
         )
         .map_err(io)?;
     }

@@ -279,7 +279,7 @@ pub const COMMANDS: &[Command] = &[
     cmd("tengen-ownership", "[COLOR]", OPTIONAL, gogui::ownership),
     cmd("tengen-pv", "[COLOR]", OPTIONAL, gogui::principal_variation),
     cmd("tengen-top_moves", "[COLOR]", OPTIONAL, gogui::top_moves),
-    cmd("tengen-estimate", "", OPTIONAL, gogui::estimate),
+    cmd("tengen-estimate", "[COLOR]", OPTIONAL, gogui::estimate),
 ];
 
 /// The command-line choices the engine starts from.
