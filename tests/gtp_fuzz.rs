@@ -17,7 +17,7 @@ use common::fuzz::{
     writing_only,
 };
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -33,8 +33,8 @@ struct Engine {
 
 impl Engine {
     fn start(dir: &std::path::Path) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .args([
+        let mut child = common::spawn_tengen(
+            &[
                 "--threads",
                 "1",
                 "--seed",
@@ -43,13 +43,9 @@ impl Engine {
                 "30",
                 "--size",
                 "9",
-            ])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tengen");
+            ],
+            Some(dir),
+        );
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

@@ -9,7 +9,7 @@ mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -28,14 +28,7 @@ struct Engine {
 
 impl Engine {
     fn start(dir: &std::path::Path) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .args(["--threads", "1", "--size", "19"])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tengen");
+        let mut child = common::spawn_tengen(&["--threads", "1", "--size", "19"], Some(dir));
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take().unwrap();
         Engine {

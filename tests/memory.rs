@@ -9,7 +9,7 @@ mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -24,13 +24,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-            .args(["--threads", "1", "--size", "9"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tengen");
+        let mut child = common::spawn_tengen(&["--threads", "1", "--size", "9"], None);
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take().unwrap();
         // Responses are read as they come, so that a long batch of commands never fills the pipe.

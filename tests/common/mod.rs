@@ -9,6 +9,8 @@ pub mod reference;
 
 use reference::{RefGame, RefMove, Stones};
 use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use tengen::board::{Board, Move, Removal};
 use tengen::game::Game;
 use tengen::perft::{legal_moves, perft};
@@ -276,4 +278,19 @@ pub fn child_processes(pid: u32) -> Vec<u32> {
                 == Some(pid)
         })
         .collect()
+}
+
+/// The release binary with `args`, its input and output on pipes and its stderr dropped, run in
+/// `dir` when one is given.
+pub fn spawn_tengen(args: &[&str], dir: Option<&Path>) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    command.spawn().expect("start tengen")
 }
