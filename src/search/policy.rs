@@ -227,19 +227,21 @@ pub struct Prior {
     pub value: f64,
 }
 
-/// Virtual visits a move's pattern probability is worth.
-const PATTERN_VISITS: u32 = 20;
+/// Virtual wins a move's pattern probability `p` is worth: `PATTERN_WINS · √p`.
+const PATTERN_WINS: f64 = 200.0;
 
 impl Prior {
-    /// Adds the learned patterns' probability `p` of the move (among the position's moves):
-    /// [`PATTERN_VISITS`] virtual visits whose value grows with the square root of `p`, so that
-    /// the moves a strong player would consider are searched first, and the rest still get
-    /// their turn once the search finds the favourites wanting.
+    /// Adds the learned patterns' probability `p` of the move (among the position's moves) as
+    /// virtual wins, [`PATTERN_WINS`] · √p of them: the moves a strong player would consider
+    /// start as if they had already won many playouts, so the search stays with them until
+    /// real playouts refute them, while a move the patterns find unlikely gets few and is
+    /// tried once its siblings' values fall. (Fixed-playout self-play preferred this to a
+    /// fixed number of visits whose value grows with √p; see README "Strength".)
     pub fn with_pattern(self, p: f32) -> Prior {
-        let value = (0.3 + (p as f64).sqrt()).min(1.0);
+        let wins = (PATTERN_WINS * (p as f64).sqrt()).round() as u32;
         Prior {
-            visits: self.visits + PATTERN_VISITS,
-            value: self.value + PATTERN_VISITS as f64 * value,
+            visits: self.visits + wins,
+            value: self.value + wins as f64,
         }
     }
 }
@@ -460,5 +462,21 @@ mod tests {
         let capture = context.prior(&b, Move::Play(b.point(4, 5)));
         let quiet = context.prior(&b, Move::Play(b.point(1, 7)));
         assert!(capture.value / capture.visits as f64 > quiet.value / quiet.visits as f64);
+    }
+
+    #[test]
+    fn the_pattern_prior_favours_likely_moves_in_weight_and_value() {
+        let base = Prior {
+            visits: 10,
+            value: 5.0,
+        };
+        let likely = base.with_pattern(0.25);
+        let unlikely = base.with_pattern(0.0025);
+        let never = base.with_pattern(0.0);
+        assert_eq!((never.visits, never.value), (10, 5.0));
+        assert_eq!(likely.visits, 10 + 100);
+        assert_eq!(unlikely.visits, 10 + 10);
+        let mean = |p: Prior| p.value / p.visits as f64;
+        assert!(mean(likely) > mean(unlikely) && mean(unlikely) > mean(never));
     }
 }
