@@ -52,3 +52,18 @@ loadsgf shared_liberties_dead.sgf
 
 110 final_status_list seki
 #? []
+
+# Seki, not nakade: Black's A2 and B1 share B2 with White's lower-left wall, which has its own
+# eye at D1. Black A1 (a square four with B2) or B2 would let White capture and make a second
+# eye, and White B2 or D1 would put the wall in atari: nobody can move, so nothing here is dead
+# but White's D7 (tengen counted A2 B1 dead and the game W+6.5 before the nakade fill learned
+# to look for a second eye).
+loadsgf seki_corner_eye.sgf
+120 final_score
+#? [B\+0\.5]
+
+130 final_status_list dead
+#? [D7]
+
+140 final_status_list seki
+#? [C4 A3 B3 C3 D3 C2 D2 E2 C1 E1 F1\nA2\nB1]

@@ -326,7 +326,38 @@ pub fn is_nakade_fill(board: &Board, p: Point, c: Color) -> bool {
             || matches!(board.cell(n), Cell::Wall)
             || board.color(n) == Some(c.opponent())
     });
-    len >= 2 && enclosed && is_nakade_shape(board, &stones[..len])
+    len >= 2
+        && enclosed
+        && is_nakade_shape(board, &stones[..len])
+        && !wall_has_another_eye(board, &stones[..len], liberty, c.opponent())
+}
+
+/// Whether a group of `owner`'s walling in the eye space `stones` + `liberty` has an eye
+/// outside it: one eye elsewhere and the one the space leaves make two, so filling the space
+/// kills nothing (in a seki, where both sides' stones share the space's liberty, it would
+/// throw the filler's stones away).
+fn wall_has_another_eye(board: &Board, stones: &[Point], liberty: Point, owner: Color) -> bool {
+    let mut seen = [Point::NONE; 4 * (NAKADE_MAX + 1)];
+    let mut n_seen = 0;
+    for &q in stones.iter().chain(std::iter::once(&liberty)) {
+        for n in board.neighbours(q) {
+            if board.color(n) != Some(owner) {
+                continue;
+            }
+            let head = board.group_of(n);
+            if seen[..n_seen].contains(&head) {
+                continue;
+            }
+            seen[n_seen] = head;
+            n_seen += 1;
+            let mut eye = false;
+            board.for_each_liberty(n, |l| eye |= l != liberty && board.is_eye(l, owner));
+            if eye {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The vital point of an eye space next to `last` (the last move played): a region of three
@@ -538,6 +569,32 @@ mod tests {
             "......",
         ]);
         assert!(!is_nakade_fill(&t, t.point(1, 0), Color::White));
+    }
+
+    #[test]
+    fn no_eye_space_is_filled_when_the_wall_has_another_eye() {
+        // The lower left of a finished game against Pachi (tengen White, game 4 of the 8b20961
+        // match): Black A2 and B1 share B2 with White's wall, which has its own eye at D1. A
+        // seki: Black A1 or B2 would hand White a capture and a second eye, so neither is a
+        // nakade fill. With D1 filled and an outside liberty at F2 instead of the eye, A1 is.
+        let seki = [
+            "......", //
+            "XXXXXX", //
+            "XXOXXX", //
+            "OOOOXX", //
+            "X.OOOX", //
+            ".XO.OO",
+        ];
+        let b = board(&seki);
+        for p in [b.point(0, 5), b.point(1, 4)] {
+            assert!(!is_nakade_fill(&b, p, Color::Black));
+            assert!(is_bad_self_atari(&b, p, Color::Black));
+        }
+        let mut no_eye = seki;
+        no_eye[4] = "X.OOO.";
+        no_eye[5] = ".XOOOO";
+        let b = board(&no_eye);
+        assert!(is_nakade_fill(&b, b.point(0, 5), Color::Black));
     }
 
     #[test]
