@@ -67,3 +67,18 @@ loadsgf seki_corner_eye.sgf
 
 140 final_status_list seki
 #? [C4 A3 B3 C3 D3 C2 D2 E2 C1 E1 F1\nA2\nB1]
+
+# Seki with a false eye: White's wall has C9 and A6, White's B9 has A9 and C9, Black's corner
+# A8 B8 A7 B7 has A9 and A6. Whoever approaches loses; White filling its false eye C9 would turn
+# Black's A6 into a killing nakade, and Black's A6 or A9 now only gets the corner captured, after
+# which C9 is a real eye. Only C2 is dead (tengen counted White's wall dead, B+73.5, before
+# the playouts learned both). GNU Go counts B+10.5.
+loadsgf seki_false_eye.sgf
+150 final_status_list dead
+#? [C2]
+
+160 final_status_list seki
+#? [B9\nD9 E9 F9 C8 D8 E8 C7 D7 B6 C6 A5 B5 C5 D5 F5 A4 D4 E4 F4 G4 J4 E3 F3 G3 H3 J3 F2 J2 J1\nA8 B8 A7 B7]
+
+170 final_score
+#? [B\+.*]

@@ -9,7 +9,7 @@ use tengen::rules::{HalfPoints, Rules};
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 10] = [
+const FINISHED: [&str; 11] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
@@ -20,6 +20,7 @@ const FINISHED: [&str; 10] = [
     "end_nakade_4.sgf",
     "shared_liberties_dead.sgf",
     "seki_corner_eye.sgf",
+    "seki_false_eye.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.

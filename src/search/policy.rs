@@ -183,6 +183,7 @@ fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Poi
                 && board.is_legal(q, c)
                 && !tactics::is_bad_self_atari(board, q, c)
                 && !board.is_eye(q, c)
+                && !tactics::breaks_false_eye_seki(board, q, c)
             {
                 shapes.push(q);
             }
@@ -216,8 +217,11 @@ pub fn random_move(
 /// The heavy policy's move for `c`, or `None` (pass).
 #[inline]
 pub fn playout_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
-    reply_to_last(board, c, rng)
-        .or_else(|| random_move(board, c, rng, |p| !tactics::is_bad_self_atari(board, p, c)))
+    reply_to_last(board, c, rng).or_else(|| {
+        random_move(board, c, rng, |p| {
+            !tactics::is_bad_self_atari(board, p, c) && !tactics::breaks_false_eye_seki(board, p, c)
+        })
+    })
 }
 
 /// How much prior experience a new node gets, and at what value.

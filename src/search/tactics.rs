@@ -234,6 +234,63 @@ pub fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
         && !is_nakade_fill(board, p, c)
 }
 
+/// Whether a stone of `c` on `p` fills its own false eye in a seki: `p` is walled in by two of
+/// `c`'s groups with two liberties each, and their other liberties are the two liberties of one
+/// opponent group between them. As things stand nobody can approach (whoever fills a shared
+/// liberty is captured); once `p` is filled the two groups are one with only the shared
+/// liberties left, and the opponent's filling of one of them becomes a nakade: the seki is
+/// broken to the filler's cost. (`p` is no eye to [`Board::is_eye`]: an opponent stone falsifies
+/// it, but the capture that false eye waits for never comes.)
+pub fn breaks_false_eye_seki(board: &Board, p: Point, c: Color) -> bool {
+    if !board.is_eyeish(p, c) {
+        return false;
+    }
+    // The two own groups around `p`, and their liberties other than `p`.
+    let mut groups = [Point::NONE; 2];
+    let mut others = [Point::NONE; 2];
+    let mut n = 0;
+    for q in board.neighbours(p) {
+        if board.color(q) != Some(c) {
+            continue;
+        }
+        let head = board.group_of(q);
+        if groups[..n].contains(&head) {
+            continue;
+        }
+        let Some((a, b)) = board.two_liberties(q) else {
+            return false;
+        };
+        if n == 2 {
+            return false;
+        }
+        groups[n] = head;
+        others[n] = if a == p { b } else { a };
+        n += 1;
+    }
+    if n < 2 {
+        return false;
+    }
+    // One opponent group with exactly those two liberties.
+    let [l1, l2] = others;
+    board.neighbours(l1).iter().any(|&q| {
+        board.color(q) == Some(c.opponent())
+            && board
+                .two_liberties(q)
+                .is_some_and(|(a, b)| (a, b) == (l1, l2) || (a, b) == (l2, l1))
+    })
+}
+
+/// Whether `p` is an eye of `owner` now, or becomes one when the opponent's `stones` are
+/// captured: a point that only those stones falsify (a false eye waiting for that capture).
+fn is_eye_once_captured(board: &Board, p: Point, owner: Color, stones: &[Point]) -> bool {
+    board.is_eye(p, owner)
+        || (board.is_eyeish(p, owner)
+            && board
+                .diagonals(p)
+                .iter()
+                .all(|d| board.color(*d) != Some(owner.opponent()) || stones.contains(d)))
+}
+
 /// The most points a nakade shape has (the rabbity six).
 const NAKADE_MAX: usize = 6;
 
@@ -333,8 +390,8 @@ pub fn is_nakade_fill(board: &Board, p: Point, c: Color) -> bool {
 }
 
 /// Whether a group of `owner`'s walling in the eye space `stones` + `liberty` has an eye
-/// outside it: one eye elsewhere and the one the space leaves make two, so filling the space
-/// kills nothing (in a seki, where both sides' stones share the space's liberty, it would
+/// outside it, or a false eye that capturing `stones` makes real: one eye elsewhere and the one
+/// the space leaves make two, so filling the space kills nothing (in a seki, where both sides' stones share the space's liberty, it would
 /// throw the filler's stones away).
 fn wall_has_another_eye(board: &Board, stones: &[Point], liberty: Point, owner: Color) -> bool {
     let mut seen = [Point::NONE; 4 * (NAKADE_MAX + 1)];
@@ -351,7 +408,9 @@ fn wall_has_another_eye(board: &Board, stones: &[Point], liberty: Point, owner: 
             seen[n_seen] = head;
             n_seen += 1;
             let mut eye = false;
-            board.for_each_liberty(n, |l| eye |= l != liberty && board.is_eye(l, owner));
+            board.for_each_liberty(n, |l| {
+                eye |= l != liberty && is_eye_once_captured(board, l, owner, stones)
+            });
             if eye {
                 return true;
             }
@@ -569,6 +628,50 @@ mod tests {
             "......",
         ]);
         assert!(!is_nakade_fill(&t, t.point(1, 0), Color::White));
+    }
+
+    #[test]
+    fn filling_a_false_eye_in_a_seki_is_refused() {
+        // The upper left of a finished game against Pachi (game 18 of the 12d346b match): White's
+        // wall (C8 D9 ...) has C9 and A6, White B9 has A9 and C9, Black's corner A8 B8 A7 B7 has
+        // A9 and A6. White C9 would join B9 to the wall with A9 and A6 left, and Black's A6
+        // then kills it as a nakade.
+        let b = board(&[
+            ".O.OOOX..",
+            "XXOOOX.X.",
+            "XXOOXXX.X",
+            ".OOXXX.X.",
+            "OOOOXOXXX",
+            "OXXOOOOXO",
+            "XXXXOOOOO",
+            "X.OXXOXXO",
+            ".XXXXXXXO",
+        ]);
+        assert!(breaks_false_eye_seki(&b, b.point(2, 0), Color::White));
+        // Nor may Black fill A6 or A9: capturing the corner would make C9 White's second eye.
+        for p in [b.point(0, 3), b.point(0, 0)] {
+            assert!(!is_nakade_fill(&b, p, Color::Black));
+            assert!(is_bad_self_atari(&b, p, Color::Black));
+        }
+        // Nothing to break when Black's corner has a third liberty (A9's neighbour free).
+        let open = board(&[
+            ".O.OOOX..",
+            "X.OOOX.X.",
+            "XXOOXXX.X",
+            ".OOXXX.X.",
+            "OOOOXOXXX",
+            "OXXOOOOXO",
+            "XXXXOOOOO",
+            "X.OXXOXXO",
+            ".XXXXXXXO",
+        ]);
+        assert!(!breaks_false_eye_seki(
+            &open,
+            open.point(2, 0),
+            Color::White
+        ));
+        // An ordinary point is no false eye.
+        assert!(!breaks_false_eye_seki(&b, b.point(6, 1), Color::Black));
     }
 
     #[test]
