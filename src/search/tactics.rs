@@ -245,30 +245,17 @@ pub fn breaks_false_eye_seki(board: &Board, p: Point, c: Color) -> bool {
     if !board.is_eyeish(p, c) {
         return false;
     }
-    // The two own groups around `p`, and their liberties other than `p`.
-    let mut groups = [Point::NONE; 2];
+    // Exactly two own groups around `p`, each with two liberties; their others than `p`.
+    let mut groups = [Point::NONE; 4];
+    if groups_next_to(board, &[p], c, &mut groups) != 2 {
+        return false;
+    }
     let mut others = [Point::NONE; 2];
-    let mut n = 0;
-    for q in board.neighbours(p) {
-        if board.color(q) != Some(c) {
-            continue;
-        }
-        let head = board.group_of(q);
-        if groups[..n].contains(&head) {
-            continue;
-        }
-        let Some((a, b)) = board.two_liberties(q) else {
+    for (other, &g) in others.iter_mut().zip(&groups) {
+        let Some((a, b)) = board.two_liberties(g) else {
             return false;
         };
-        if n == 2 {
-            return false;
-        }
-        groups[n] = head;
-        others[n] = if a == p { b } else { a };
-        n += 1;
-    }
-    if n < 2 {
-        return false;
+        *other = if a == p { b } else { a };
     }
     // One opponent group with exactly those two liberties.
     let [l1, l2] = others;
@@ -391,32 +378,40 @@ pub fn is_nakade_fill(board: &Board, p: Point, c: Color) -> bool {
 
 /// Whether a group of `owner`'s walling in the eye space `stones` + `liberty` has an eye
 /// outside it, or a false eye that capturing `stones` makes real: one eye elsewhere and the one
-/// the space leaves make two, so filling the space kills nothing (in a seki, where both sides' stones share the space's liberty, it would
-/// throw the filler's stones away).
+/// the space leaves make two, so filling the space kills nothing (in a seki, where both sides'
+/// stones share the space's liberty, it would throw the filler's stones away).
 fn wall_has_another_eye(board: &Board, stones: &[Point], liberty: Point, owner: Color) -> bool {
-    let mut seen = [Point::NONE; 4 * (NAKADE_MAX + 1)];
-    let mut n_seen = 0;
-    for &q in stones.iter().chain(std::iter::once(&liberty)) {
-        for n in board.neighbours(q) {
-            if board.color(n) != Some(owner) {
+    let mut space = [Point::NONE; NAKADE_MAX + 1];
+    space[..stones.len()].copy_from_slice(stones);
+    space[stones.len()] = liberty;
+    let mut wall = [Point::NONE; 4 * (NAKADE_MAX + 1)];
+    let n = groups_next_to(board, &space[..=stones.len()], owner, &mut wall);
+    wall[..n].iter().any(|&g| {
+        let mut eye = false;
+        board.for_each_liberty(g, |l| {
+            eye |= l != liberty && is_eye_once_captured(board, l, owner, stones)
+        });
+        eye
+    })
+}
+
+/// The distinct groups of `color` (their heads) with a stone next to one of `points`, into
+/// `out` (room for four per point); returns how many.
+fn groups_next_to(board: &Board, points: &[Point], color: Color, out: &mut [Point]) -> usize {
+    let mut n = 0;
+    for &q in points {
+        for m in board.neighbours(q) {
+            if board.color(m) != Some(color) {
                 continue;
             }
-            let head = board.group_of(n);
-            if seen[..n_seen].contains(&head) {
-                continue;
-            }
-            seen[n_seen] = head;
-            n_seen += 1;
-            let mut eye = false;
-            board.for_each_liberty(n, |l| {
-                eye |= l != liberty && is_eye_once_captured(board, l, owner, stones)
-            });
-            if eye {
-                return true;
+            let head = board.group_of(m);
+            if !out[..n].contains(&head) {
+                out[n] = head;
+                n += 1;
             }
         }
     }
-    false
+    n
 }
 
 /// The vital point of an eye space next to `last` (the last move played): a region of three
