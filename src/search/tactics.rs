@@ -631,7 +631,7 @@ mod tests {
         // wall (C8 D9 ...) has C9 and A6, White B9 has A9 and C9, Black's corner A8 B8 A7 B7 has
         // A9 and A6. White C9 would join B9 to the wall with A9 and A6 left, and Black's A6
         // then kills it as a nakade.
-        let b = board(&[
+        let seki = [
             ".O.OOOX..",
             "XXOOOX.X.",
             "XXOOXXX.X",
@@ -641,25 +641,18 @@ mod tests {
             "XXXXOOOOO",
             "X.OXXOXXO",
             ".XXXXXXXO",
-        ]);
+        ];
+        let b = board(&seki);
         assert!(breaks_false_eye_seki(&b, b.point(2, 0), Color::White));
         // Nor may Black fill A6 or A9: capturing the corner would make C9 White's second eye.
         for p in [b.point(0, 3), b.point(0, 0)] {
             assert!(!is_nakade_fill(&b, p, Color::Black));
             assert!(is_bad_self_atari(&b, p, Color::Black));
         }
-        // Nothing to break when Black's corner has a third liberty (A9's neighbour free).
-        let open = board(&[
-            ".O.OOOX..",
-            "X.OOOX.X.",
-            "XXOOXXX.X",
-            ".OOXXX.X.",
-            "OOOOXOXXX",
-            "OXXOOOOXO",
-            "XXXXOOOOO",
-            "X.OXXOXXO",
-            ".XXXXXXXO",
-        ]);
+        // Nothing to break when Black's corner has a third liberty (B8 empty).
+        let mut freed = seki;
+        freed[1] = "X.OOOX.X.";
+        let open = board(&freed);
         assert!(!breaks_false_eye_seki(
             &open,
             open.point(2, 0),
