@@ -82,3 +82,15 @@ loadsgf seki_false_eye.sgf
 
 170 final_score
 #? [B\+.*]
+
+# A capture race lost against an eye space: Black's centre group E5 … F1 has three liberties
+# (F4 G2 G1), White's lower-left group three too (A1 B2 C1) around Black's B1. Black moving
+# first fills the pyramid four A1 B1 C1 B2 too slowly and White wins by one move; the playouts,
+# filling in no particular order, saw Black win half the time (tengen counted W+3.5 with
+# nothing dead). GNU Go counts W+52.5.
+loadsgf semeai_nakade.sgf
+180 final_status_list dead
+#? [E5 D4 E4 E3 F3 G3 F2 E1 F1\nB1]
+
+190 final_score
+#? [W\+52\.5]

@@ -2,10 +2,12 @@
 //!
 //! The judgement starts from an ownership map — for every point, how often Black (+1) or White
 //! (−1) owned it at the end of playouts from the position, as the search estimates it — and
-//! corrects it with two certainties that random playouts miss:
+//! corrects it with three certainties that random playouts miss:
 //! - Benson's unconditional life: a group alive whatever the opponent does is never dead;
 //! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
-//!   stone not itself left in atari (no ko, no snapback), is dead.
+//!   stone not itself left in atari (no ko, no snapback), is dead;
+//! - capture races read out ([`crate::semeai`]): a group the playouts are unsure of that is
+//!   captured by force even when its owner moves first is dead.
 //!
 //! Everything here is a pure function of the position and the map, so that the engine's
 //! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
@@ -14,6 +16,7 @@
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::score;
+use crate::semeai;
 use std::collections::BTreeSet;
 
 /// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
@@ -30,6 +33,7 @@ pub const SURELY_DEAD: f32 = 0.8;
 pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
     let mut dead = from_ownership(game.board(), ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
+    dead.extend(lost_races(game.board(), ownership, &dead));
     dead.sort();
     dead.dedup();
     dead
@@ -43,11 +47,7 @@ pub fn seki(board: &Board, dead: &[Point]) -> Vec<Point> {
 /// Dead stones from an ownership map: a group is dead when its stones' mean ownership is beyond
 /// `threshold` toward the opponent, unless Benson's algorithm proves it alive.
 pub fn from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
-    // Ownership by point index, from the map's `Board::points` order.
-    let mut owner = vec![0f32; CELLS];
-    for (p, &o) in board.points().zip(ownership) {
-        owner[p.idx()] = o;
-    }
+    let owner = by_point(board, ownership);
     let mut seen = vec![false; CELLS];
     // Groups alive whatever happens are never dead, whatever the playouts said.
     for p in unconditionally_alive(board) {
@@ -55,22 +55,70 @@ pub fn from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<P
     }
     let mut dead = Vec::new();
     for p in board.points() {
-        let Some(c) = board.color(p) else { continue };
-        if seen[p.idx()] {
+        if board.color(p).is_none() || seen[p.idx()] {
             continue;
         }
         let stones: Vec<Point> = board.group_stones(p).collect();
-        let mean: f32 = stones.iter().map(|s| owner[s.idx()]).sum::<f32>() / stones.len() as f32;
-        let for_owner = if c == Color::Black { mean } else { -mean };
         for &s in &stones {
             seen[s.idx()] = true;
         }
-        if for_owner < -threshold {
+        if for_owner(board, &owner, p) < -threshold {
             dead.extend(stones);
         }
     }
     dead.sort();
     dead
+}
+
+/// An ownership map (in `Board::points` order) by point index.
+fn by_point(board: &Board, ownership: &[f32]) -> Vec<f32> {
+    let mut owner = vec![0f32; CELLS];
+    for (p, &o) in board.points().zip(ownership) {
+        owner[p.idx()] = o;
+    }
+    owner
+}
+
+/// The mean ownership of the group on `p` (a stone) for the group's owner: +1 kept in every
+/// playout, −1 lost in every one.
+fn for_owner(board: &Board, owner: &[f32], p: Point) -> f32 {
+    let (sum, n) = board
+        .group_stones(p)
+        .fold((0f32, 0usize), |(sum, n), s| (sum + owner[s.idx()], n + 1));
+    let mean = sum / n as f32;
+    match board.color(p) {
+        Some(Color::White) => -mean,
+        _ => mean,
+    }
+}
+
+/// Groups that the map leaves alive without being sure of them (their owner keeps them in
+/// fewer than 90% of the playouts) and that lose a capture race even when their owner moves
+/// first ([`semeai::loses_race`]). Random playouts decide such a race by who happens to fill
+/// first, most of all when the winner's liberties are an eye space with the loser's stones in
+/// it; reading it out settles it.
+fn lost_races(board: &Board, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+    let owner = by_point(board, ownership);
+    let mut seen = vec![false; CELLS];
+    for &p in dead.iter().chain(&unconditionally_alive(board)) {
+        seen[p.idx()] = true;
+    }
+    let mut lost = Vec::new();
+    for p in board.points() {
+        if board.color(p).is_none() || seen[p.idx()] {
+            continue;
+        }
+        for s in board.group_stones(p) {
+            seen[s.idx()] = true;
+        }
+        if board.liberties(p) <= semeai::MAX_LIBERTIES
+            && for_owner(board, &owner, p) < SURELY_DEAD
+            && semeai::loses_race(board, p)
+        {
+            lost.extend(board.group_stones(p));
+        }
+    }
+    lost
 }
 
 /// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that

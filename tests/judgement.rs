@@ -9,7 +9,7 @@ use tengen::rules::{HalfPoints, Rules};
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 11] = [
+const FINISHED: [&str; 12] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
@@ -21,6 +21,7 @@ const FINISHED: [&str; 11] = [
     "shared_liberties_dead.sgf",
     "seki_corner_eye.sgf",
     "seki_false_eye.sgf",
+    "semeai_nakade.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.

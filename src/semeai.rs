@@ -1,0 +1,277 @@
+//! Capture races (semeai) read out move by move, for the judgement of dead stones.
+//!
+//! Random playouts decide a race between groups short of liberties by who happens to fill
+//! first. A group that loses its race against any defence can look alive half the time — most
+//! of all when the winner's liberties lie in an eye space holding the loser's stones, which
+//! takes many moves in the right order to fill. The judgement asks this module instead whether
+//! a group is captured by force when its owner moves first.
+//!
+//! The reading is local and bounded: only the liberties of the groups in the fight are tried
+//! (the group, the opponent's groups next to it with few liberties, their neighbours with few
+//! liberties in turn, see [`fight_groups`]), and the defender may pass as well; the attacker
+//! never needs to. A line that reaches a ko, lets the group grow past [`ESCAPE`] liberties or
+//! runs past the depth or node budget counts as a defence. So "captured" is a proof against
+//! every local defence, and a fight the reader cannot finish is never called lost.
+
+use crate::board::{Board, Color, Point};
+use std::collections::HashMap;
+
+/// Groups with more liberties than this take no part in a fight: they are not short of them.
+pub const MAX_LIBERTIES: usize = 6;
+
+/// The defender's groups other than the target are extended only with at most this many
+/// liberties: with more they are not the ones racing.
+const HELPER_LIBERTIES: usize = 3;
+
+/// A group with more liberties than this has escaped.
+const ESCAPE: usize = 8;
+
+/// Groups in one fight at most, the target's included.
+const MAX_GROUPS: usize = 8;
+
+/// Plies read at most in one line.
+const MAX_DEPTH: u32 = 30;
+
+/// Positions read at most for one target.
+const NODE_BUDGET: u32 = 50_000;
+
+/// Told apart from the stone arrangement's hash in the reader's table: White to move.
+const WHITE_TO_MOVE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Whether the group with a stone on `target` is captured by force when its owner moves first,
+/// reading only the fight around it. `false` for an empty point, for a group with more than
+/// [`MAX_LIBERTIES`] liberties and for a group that no opponent group short of liberties
+/// touches.
+pub fn loses_race(board: &Board, target: Point) -> bool {
+    let Some(owner) = board.color(target) else {
+        return false;
+    };
+    if board.liberties(target) > MAX_LIBERTIES || fight_groups(board, target).len() < 2 {
+        return false;
+    }
+    let mut reader = Reader {
+        target,
+        owner,
+        nodes: 0,
+        table: HashMap::new(),
+    };
+    reader.captured(board, owner, 0)
+}
+
+/// The heads of the groups in the fight around the group on `target`: that group first, then
+/// in turn the groups of the other colour next to a group already in that have at most
+/// [`MAX_LIBERTIES`] liberties. For the target alone, a group next to one of its liberties
+/// counts as next to it: a stone inside the opponent's eye space touches only empty points.
+fn fight_groups(board: &Board, target: Point) -> Vec<Point> {
+    let mut heads = vec![board.group_of(target)];
+    let add = |heads: &mut Vec<Point>, n: Point, enemy: Color| {
+        if board.color(n) != Some(enemy) {
+            return;
+        }
+        let h = board.group_of(n);
+        if heads.len() < MAX_GROUPS && !heads.contains(&h) && board.liberties(h) <= MAX_LIBERTIES {
+            heads.push(h);
+        }
+    };
+    let mut i = 0;
+    while i < heads.len() {
+        let g = heads[i];
+        let Some(c) = board.color(g) else { break };
+        for s in board.group_stones(g) {
+            for n in board.neighbours(s) {
+                add(&mut heads, n, c.opponent());
+                if i == 0 && board.is_empty(n) {
+                    for m in board.neighbours(n) {
+                        add(&mut heads, m, c.opponent());
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    heads
+}
+
+/// One target's reading: its table of positions already read (captured or not, with the side
+/// to move) and the budget spent.
+struct Reader {
+    target: Point,
+    owner: Color,
+    nodes: u32,
+    table: HashMap<u64, bool>,
+}
+
+impl Reader {
+    /// Whether the target is captured by force from `board` with `to_move` to play, `depth`
+    /// plies into the reading. Every cut-off answers `false`, so that `true` is a proof; a
+    /// table entry made under a cut-off may hide a proof found elsewhere, never make one.
+    fn captured(&mut self, board: &Board, to_move: Color, depth: u32) -> bool {
+        if board.color(self.target) != Some(self.owner) {
+            return true;
+        }
+        if board.ko().is_some()
+            || board.liberties(self.target) > ESCAPE
+            || depth >= MAX_DEPTH
+            || self.nodes >= NODE_BUDGET
+        {
+            return false;
+        }
+        let key = board.hash()
+            ^ match to_move {
+                Color::Black => 0,
+                Color::White => WHITE_TO_MOVE,
+            };
+        if let Some(&known) = self.table.get(&key) {
+            return known;
+        }
+        self.nodes += 1;
+        let moves = self.moves(board, to_move);
+        let after = |p: Option<Point>, reader: &mut Reader| {
+            let mut b = board.clone();
+            match p {
+                Some(p) => {
+                    b.play(p, to_move);
+                }
+                None => b.pass(),
+            }
+            reader.captured(&b, to_move.opponent(), depth + 1)
+        };
+        let result = if to_move == self.owner {
+            // Every local move fails, and so does playing elsewhere.
+            moves.iter().all(|&p| after(Some(p), self)) && after(None, self)
+        } else {
+            moves.iter().any(|&p| after(Some(p), self))
+        };
+        self.table.insert(key, result);
+        result
+    }
+
+    /// The legal moves of the fight for `c`, most urgent first: captures; saving an own group
+    /// in atari; for the attacker, the target's liberties; the liberties of the opponent's
+    /// other groups, those with fewest first; the defender's own liberties (the target's, and
+    /// those of its other groups short of them, at most [`HELPER_LIBERTIES`]); last, the
+    /// self-ataris that capture nothing. The attacker neither fills its own eyes nor plays on
+    /// its own groups' liberties but to save them: only the defender must be given every
+    /// chance.
+    fn moves(&self, board: &Board, c: Color) -> Vec<Point> {
+        let target = board.group_of(self.target);
+        let attacker = c != self.owner;
+        let mut scored: Vec<(u32, Point)> = Vec::new();
+        for h in fight_groups(board, self.target) {
+            let libs = board.liberties(h) as u32;
+            let urgency = match (board.color(h) == Some(c), libs) {
+                (false, 1) => 30,
+                (true, 1) => 25,
+                (false, _) if h == target => 20,
+                (false, _) => 10 - libs.min(9),
+                (true, _) if !attacker && (h == target || libs as usize <= HELPER_LIBERTIES) => 2,
+                (true, _) => continue,
+            };
+            board.for_each_liberty(h, |l| match scored.iter_mut().find(|(_, q)| *q == l) {
+                Some(entry) => entry.0 = entry.0.max(urgency),
+                None => scored.push((urgency, l)),
+            });
+        }
+        scored.retain(|&(_, p)| board.is_legal(p, c) && !(attacker && board.is_eye(p, c)));
+        for entry in &mut scored {
+            if entry.0 < 30 && board.liberties_after(entry.1, c) == 1 {
+                entry.0 = 1;
+            }
+        }
+        // Stable: equal urgencies keep board order, so the reading is deterministic.
+        scored.sort_by_key(|&(urgency, _)| std::cmp::Reverse(urgency));
+        scored.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+
+    fn board(rows: &[&str]) -> Board {
+        Game::from_diagram(rows, Rules::chinese())
+            .unwrap()
+            .board()
+            .clone()
+    }
+
+    /// A finished 9×9 game (GNU Go Black, tengen White): Black's centre group (E5 … F1) has
+    /// three liberties, F4 G2 G1; White's lower-left group has three too, A1 B2 C1, around
+    /// Black's B1. White wins the race by one move even when Black moves first: the pyramid
+    /// four A1 B1 C1 B2 takes Black many moves to fill.
+    const NAKADE_RACE: [&str; 9] = [
+        "..XXO....",
+        "..XOO....",
+        ".XXO..O..",
+        ".XXOOO...",
+        "X.XOXO...",
+        "XXOXX.OO.",
+        "OOOOXXXO.",
+        "O.OOOX.O.",
+        ".X.OXX...",
+    ];
+
+    #[test]
+    fn a_race_against_an_eye_space_with_own_stones_inside_is_lost() {
+        let b = board(&NAKADE_RACE);
+        // E5, Black's centre group, and B1, Black's stone inside White's eye space.
+        assert!(loses_race(&b, b.point(4, 4)));
+        assert!(loses_race(&b, b.point(1, 8)));
+        // White's lower-left group (C3) wins the race when White moves first as well.
+        assert!(!loses_race(&b, b.point(2, 6)));
+    }
+
+    /// White's W (C6 D6 E6) over Black's B (C5 D5 E5), each shut in by a wall of the other
+    /// colour with many liberties, W's liberties two holes in Black's wall (C7 E7), B's
+    /// liberties holes in White's (C4 E4, and D4 with `gap`).
+    fn race(gap: bool) -> Board {
+        board(&[
+            ".........",
+            ".XXXXX...",
+            ".X.X.X...",
+            ".XOOOX...",
+            ".OXXXO...",
+            if gap { ".O...O..." } else { ".O.O.O..." },
+            ".OOOOO...",
+            ".........",
+            ".........",
+        ])
+    }
+
+    #[test]
+    fn whoever_moves_first_wins_an_even_race() {
+        let b = race(false);
+        assert!(!loses_race(&b, b.point(2, 4)));
+        assert!(!loses_race(&b, b.point(2, 3)));
+    }
+
+    #[test]
+    fn a_race_one_liberty_short_is_lost_even_moving_first() {
+        let b = race(true);
+        assert_eq!(b.liberties(b.point(2, 3)), 2);
+        assert_eq!(b.liberties(b.point(2, 4)), 3);
+        assert!(!loses_race(&b, b.point(2, 4)));
+        assert!(loses_race(&b, b.point(2, 3)));
+    }
+
+    #[test]
+    fn a_seki_is_not_a_lost_race() {
+        // White's C6 D6 E6 and Black's D5 E5 F5 share their only liberties, C5 and F6: whoever
+        // fills one is captured, so nobody loses the race.
+        let b = board(&[
+            ".........",
+            ".........",
+            ".XXXXXX..",
+            ".XOOO.X..",
+            ".O.XXXO..",
+            ".OOOOOO..",
+            ".........",
+            ".........",
+            ".........",
+        ]);
+        assert!(!loses_race(&b, b.point(2, 3)));
+        assert!(!loses_race(&b, b.point(3, 4)));
+    }
+}
