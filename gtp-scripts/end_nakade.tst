@@ -94,3 +94,15 @@ loadsgf semeai_nakade.sgf
 
 190 final_score
 #? [W\+52\.5]
+
+# A group with no room for two eyes, dead to the side to move: White's top stones F9, E8 and
+# G8 F7 G7 inside Black's wall, Black to move after two passes. Black's F8 splits them and
+# every piece is in atari or short of liberties; the playouts found F8 in no particular order
+# and kept the stones about half the time (tengen counted W+21.5 with nothing dead). The
+# reading asks whether the side to move captures them by force. GNU Go counts W+0.5.
+loadsgf split_dead.sgf
+200 final_status_list dead
+#? [F9\nE8\nG8 F7 G7]
+
+210 final_score
+#? [W\+0\.5]

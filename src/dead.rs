@@ -6,8 +6,8 @@
 //! - Benson's unconditional life: a group alive whatever the opponent does is never dead;
 //! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
 //!   stone not itself left in atari (no ko, no snapback), is dead;
-//! - capture races read out ([`crate::semeai`]): a group the playouts are unsure of that is
-//!   captured by force even when its owner moves first is dead.
+//! - capture races read out ([`crate::semeai`]): a group the playouts are unsure of that the
+//!   side to move captures by force, as it would if play went on, is dead.
 //!
 //! Everything here is a pure function of the position and the map, so that the engine's
 //! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
@@ -33,7 +33,7 @@ pub const SURELY_DEAD: f32 = 0.8;
 pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
     let mut dead = from_ownership(game.board(), ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
-    dead.extend(lost_races(game.board(), ownership, &dead));
+    dead.extend(lost_races(game, ownership, &dead));
     dead.sort();
     dead.dedup();
     dead
@@ -93,11 +93,15 @@ fn for_owner(board: &Board, owner: &[f32], p: Point) -> f32 {
 }
 
 /// Groups that the map leaves alive without being sure of them (their owner keeps them in
-/// fewer than 90% of the playouts) and that lose a capture race even when their owner moves
-/// first ([`semeai::loses_race`]). Random playouts decide such a race by who happens to fill
-/// first, most of all when the winner's liberties are an eye space with the loser's stones in
-/// it; reading it out settles it.
-fn lost_races(board: &Board, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+/// fewer than 90% of the playouts) and that the side to move captures by force
+/// ([`semeai::captured_by_force`]): the side to move's own groups when they lose their race
+/// even moving first, the other side's when they cannot survive the side to move's attack.
+/// Random playouts decide such a fight by who happens to play the key point first, most of
+/// all when the winner's liberties are an eye space with the loser's stones in it, or when a
+/// group without room for two eyes dies only to the one move that splits it; reading it out
+/// settles it.
+fn lost_races(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+    let board = game.board();
     let owner = by_point(board, ownership);
     let mut seen = vec![false; CELLS];
     for &p in dead.iter().chain(&unconditionally_alive(board)) {
@@ -113,7 +117,7 @@ fn lost_races(board: &Board, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
         }
         if board.liberties(p) <= semeai::MAX_LIBERTIES
             && for_owner(board, &owner, p) < SURELY_DEAD
-            && semeai::loses_race(board, p)
+            && semeai::captured_by_force(board, p, game.to_move())
         {
             lost.extend(board.group_stones(p));
         }
@@ -275,6 +279,33 @@ mod tests {
         assert_eq!(b.atari_liberty(b.point(2, 1)), Some(b.point(2, 2)));
         let dead = judge(&g, &[1.0f32; 25]);
         assert_eq!(dead, vec![b.point(2, 0), b.point(1, 1), b.point(3, 1)]);
+    }
+
+    #[test]
+    fn a_race_left_unsettled_goes_to_the_side_to_move() {
+        // White's C6 D6 E6 and Black's C5 D5 E5, three liberties each inside the other's wall:
+        // whoever moves first captures. A map that knows nothing leaves both to the reading.
+        let mut g = position(&[
+            ".........",
+            ".XXXXX...",
+            ".X.X.X...",
+            ".XOOOX...",
+            ".OXXXO...",
+            ".O.O.O...",
+            ".OOOOO...",
+            ".........",
+            ".........",
+        ]);
+        let even = vec![0.0f32; 81];
+        let b = g.board().clone();
+        let stones = |p: Point| -> Vec<Point> {
+            let mut v: Vec<Point> = b.group_stones(p).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(judge(&g, &even), stones(b.point(2, 3)));
+        g.play(Color::Black, Move::Pass).unwrap();
+        assert_eq!(judge(&g, &even), stones(b.point(2, 4)));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! first. A group that loses its race against any defence can look alive half the time — most
 //! of all when the winner's liberties lie in an eye space holding the loser's stones, which
 //! takes many moves in the right order to fill. The judgement asks this module instead whether
-//! a group is captured by force when its owner moves first.
+//! a group is captured by force, with its owner or the opponent moving first.
 //!
 //! The reading is local and bounded: only the liberties of the groups in the fight are tried
 //! (the group, the opponent's groups next to it with few liberties, their neighbours with few
@@ -38,11 +38,12 @@ const NODE_BUDGET: u32 = 50_000;
 /// Told apart from the stone arrangement's hash in the reader's table: White to move.
 const WHITE_TO_MOVE: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Whether the group with a stone on `target` is captured by force when its owner moves first,
-/// reading only the fight around it. `false` for an empty point, for a group with more than
-/// [`MAX_LIBERTIES`] liberties and for a group that no opponent group short of liberties
-/// touches.
-pub fn loses_race(board: &Board, target: Point) -> bool {
+/// Whether the group with a stone on `target` is captured by force with `first` to move,
+/// reading only the fight around it. With its owner first, whether it loses its race even
+/// moving first; with the opponent first, the usual test of life and death (the owner answers
+/// every move). `false` for an empty point, for a group with more than [`MAX_LIBERTIES`]
+/// liberties and for a group that no opponent group short of liberties touches.
+pub fn captured_by_force(board: &Board, target: Point, first: Color) -> bool {
     let Some(owner) = board.color(target) else {
         return false;
     };
@@ -55,7 +56,7 @@ pub fn loses_race(board: &Board, target: Point) -> bool {
         nodes: 0,
         table: HashMap::new(),
     };
-    reader.captured(board, owner, 0)
+    reader.captured(board, first, 0)
 }
 
 /// The heads of the groups in the fight around the group on `target`: that group first, then
@@ -149,9 +150,10 @@ impl Reader {
     /// The legal moves of the fight for `c`, most urgent first: captures; saving an own group
     /// in atari; for the attacker, the target's liberties; the liberties of the opponent's
     /// other groups, those with fewest first; the defender's own liberties (the target's, and
-    /// those of its other groups short of them, at most [`HELPER_LIBERTIES`]); last, the
-    /// self-ataris that capture nothing. The attacker neither fills its own eyes nor plays on
-    /// its own groups' liberties but to save them: only the defender must be given every
+    /// those of its other groups short of them, at most [`HELPER_LIBERTIES`]), the attacker's
+    /// on its groups of two liberties (a stone short of the race connects out first); last,
+    /// the self-ataris that capture nothing. The attacker never fills its own eyes and plays
+    /// on its own groups' liberties only for those: only the defender must be given every
     /// chance.
     fn moves(&self, board: &Board, c: Color) -> Vec<Point> {
         let target = board.group_of(self.target);
@@ -165,6 +167,7 @@ impl Reader {
                 (false, _) if h == target => 20,
                 (false, _) => 10 - libs.min(9),
                 (true, _) if !attacker && (h == target || libs as usize <= HELPER_LIBERTIES) => 2,
+                (true, 2) => 2,
                 (true, _) => continue,
             };
             board.for_each_liberty(h, |l| match scored.iter_mut().find(|(_, q)| *q == l) {
@@ -189,6 +192,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rules::Rules;
+    use Color::{Black, White};
 
     fn board(rows: &[&str]) -> Board {
         Game::from_diagram(rows, Rules::chinese())
@@ -217,10 +221,10 @@ mod tests {
     fn a_race_against_an_eye_space_with_own_stones_inside_is_lost() {
         let b = board(&NAKADE_RACE);
         // E5, Black's centre group, and B1, Black's stone inside White's eye space.
-        assert!(loses_race(&b, b.point(4, 4)));
-        assert!(loses_race(&b, b.point(1, 8)));
-        // White's lower-left group (C3) wins the race when White moves first as well.
-        assert!(!loses_race(&b, b.point(2, 6)));
+        assert!(captured_by_force(&b, b.point(4, 4), Black));
+        assert!(captured_by_force(&b, b.point(1, 8), Black));
+        // White's lower-left group (C3) wins the race when Black moves first as well.
+        assert!(!captured_by_force(&b, b.point(2, 6), Black));
     }
 
     /// White's W (C6 D6 E6) over Black's B (C5 D5 E5), each shut in by a wall of the other
@@ -243,8 +247,11 @@ mod tests {
     #[test]
     fn whoever_moves_first_wins_an_even_race() {
         let b = race(false);
-        assert!(!loses_race(&b, b.point(2, 4)));
-        assert!(!loses_race(&b, b.point(2, 3)));
+        // Black's C5 and White's C6 each live moving first and die when the other does.
+        assert!(!captured_by_force(&b, b.point(2, 4), Black));
+        assert!(!captured_by_force(&b, b.point(2, 3), White));
+        assert!(captured_by_force(&b, b.point(2, 4), White));
+        assert!(captured_by_force(&b, b.point(2, 3), Black));
     }
 
     #[test]
@@ -252,8 +259,8 @@ mod tests {
         let b = race(true);
         assert_eq!(b.liberties(b.point(2, 3)), 2);
         assert_eq!(b.liberties(b.point(2, 4)), 3);
-        assert!(!loses_race(&b, b.point(2, 4)));
-        assert!(loses_race(&b, b.point(2, 3)));
+        assert!(!captured_by_force(&b, b.point(2, 4), Black));
+        assert!(captured_by_force(&b, b.point(2, 3), White));
     }
 
     #[test]
@@ -271,7 +278,9 @@ mod tests {
             ".........",
             ".........",
         ]);
-        assert!(!loses_race(&b, b.point(2, 3)));
-        assert!(!loses_race(&b, b.point(3, 4)));
+        for first in [Black, White] {
+            assert!(!captured_by_force(&b, b.point(2, 3), first));
+            assert!(!captured_by_force(&b, b.point(3, 4), first));
+        }
     }
 }

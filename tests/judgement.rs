@@ -9,7 +9,7 @@ use tengen::rules::{HalfPoints, Rules};
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 12] = [
+const FINISHED: [&str; 13] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
@@ -22,6 +22,7 @@ const FINISHED: [&str; 12] = [
     "seki_corner_eye.sgf",
     "seki_false_eye.sgf",
     "semeai_nakade.sgf",
+    "split_dead.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.
