@@ -1,4 +1,4 @@
-# Dead groups whose eye space is too small, at the end of real 9×9 games (two passes; the
+# Dead groups whose eye space is too small, at the end of real games (two passes; the
 # records of games played against another engine, names removed). Random playouts that never
 # fill an eye space with a dead shape saw each of these groups live, and the count came out
 # the wrong way round; the expected counts and dead stones are GNU Go 3.8's
@@ -105,4 +105,16 @@ loadsgf split_dead.sgf
 #? [F9\nE8\nG8 F7 G7]
 
 210 final_score
+#? [W\+0\.5]
+
+# A capture race among many groups (19×19): White's E18 F18 G18 F17 on the top edge have three
+# liberties, Black's E17 … G15 next to them three too, Black to move and winning by a move.
+# Eight groups take part, and reading every line to its end spent the reader's budget before
+# it found the short win (tengen counted W+17.5 with those stones alive); the reading now
+# deepens in steps. GNU Go counts W+0.5.
+loadsgf race_crowded.sgf
+220 final_status_list dead
+#? [P19\nR19\nB18 B17\nE18 F18 G18 F17\nD17 C16 D16 C15\nP15 P14 P13\nS15\nN13\nR13]
+
+230 final_score
 #? [W\+0\.5]

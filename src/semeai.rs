@@ -29,8 +29,9 @@ const ESCAPE: usize = 8;
 /// Groups in one fight at most, the target's included.
 const MAX_GROUPS: usize = 8;
 
-/// Plies read at most in one line.
-const MAX_DEPTH: u32 = 30;
+/// Plies read at most in one line, deepened in steps so that a short proof is found before
+/// the budget goes into long lines.
+const DEPTHS: [u32; 5] = [6, 10, 14, 20, 30];
 
 /// Positions read at most for one target.
 const NODE_BUDGET: u32 = 50_000;
@@ -54,9 +55,15 @@ pub fn captured_by_force(board: &Board, target: Point, first: Color) -> bool {
         target,
         owner,
         nodes: 0,
+        max_depth: 0,
         table: HashMap::new(),
     };
-    reader.captured(board, first, 0)
+    // Once the budget is spent, every deeper pass answers at once.
+    DEPTHS.into_iter().any(|max_depth| {
+        reader.max_depth = max_depth;
+        reader.table.clear();
+        reader.captured(board, first, 0)
+    })
 }
 
 /// The heads of the groups in the fight around the group on `target`: that group first, then
@@ -99,6 +106,7 @@ struct Reader {
     target: Point,
     owner: Color,
     nodes: u32,
+    max_depth: u32,
     table: HashMap<u64, bool>,
 }
 
@@ -112,7 +120,7 @@ impl Reader {
         }
         if board.ko().is_some()
             || board.liberties(self.target) > ESCAPE
-            || depth >= MAX_DEPTH
+            || depth >= self.max_depth
             || self.nodes >= NODE_BUDGET
         {
             return false;

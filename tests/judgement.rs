@@ -9,7 +9,7 @@ use tengen::rules::{HalfPoints, Rules};
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 13] = [
+const FINISHED: [&str; 14] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
@@ -23,6 +23,7 @@ const FINISHED: [&str; 13] = [
     "seki_false_eye.sgf",
     "semeai_nakade.sgf",
     "split_dead.sgf",
+    "race_crowded.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.
