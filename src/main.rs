@@ -36,8 +36,9 @@ struct Cli {
 #[derive(Args, Clone, Default)]
 struct EngineArgs {
     /// Ruleset: japanese (territory counting, basic ko, komi 6.5), chinese (area counting,
-    /// positional superko, komi 7.5) or prejudgement (White first, four free opening stones,
-    /// komi from the players' predictions) [default: chinese]
+    /// positional superko, komi 7.5), prejudgement (White first, four free opening stones,
+    /// komi from the players' predictions), or aga, new_zealand, tromp-taylor as KataGo
+    /// defines them [default: chinese]
     #[arg(long, value_parser = parse_rules)]
     rules: Option<Rules>,
     /// Komi: points added to White's count, any whole or half number (e.g. 7.5, 0, -3.5);

@@ -9,7 +9,7 @@
 
 use crate::board::{Board, Color, Move, Removal};
 use crate::game::Game;
-use crate::rules::Rules;
+use crate::rules::{KoRule, Rules};
 
 /// The number of legal move sequences of length `depth` from the game's current position, the
 /// game's side to move moving first.
@@ -40,15 +40,22 @@ pub fn perft_within(game: &Game, depth: u32, budget: u64) -> Option<u64> {
 struct Walk<'a> {
     game: &'a Game,
     rules: Rules,
-    /// Hashes of the positions created by stones along the current line.
-    path: Vec<u64>,
+    /// The positions along the current line, with their side to move.
+    path: Vec<(u64, Color)>,
     /// Moves that may still be tried before the walk gives up.
     budget: u64,
 }
 
 impl Walk<'_> {
-    fn repeats(&self, hash: u64) -> bool {
-        self.game.times_seen(hash) > 0 || self.path.contains(&hash)
+    /// Whether superko forbids the position `hash` with `to_move` to move after `board`.
+    fn repeats(&self, board: &Board, hash: u64, to_move: Color) -> bool {
+        let situational = self.rules.ko == KoRule::SituationalSuperko;
+        hash == board.hash()
+            || self.game.repeats(hash, to_move)
+            || self
+                .path
+                .iter()
+                .any(|&(h, c)| h == hash && (!situational || c == to_move))
     }
 
     /// Takes one move from the budget; `None` when it is spent.
@@ -80,7 +87,10 @@ impl Walk<'_> {
             } else {
                 let mut next = board.clone();
                 next.pass();
-                self.count(&next, color.opponent(), index + 1, passes + 1, depth - 1)?
+                self.path.push((next.hash(), color.opponent()));
+                let n = self.count(&next, color.opponent(), index + 1, passes + 1, depth - 1);
+                self.path.pop();
+                n?
             };
         }
         let mut points = board.empty_points().to_vec();
@@ -101,13 +111,13 @@ impl Walk<'_> {
                 {
                     continue;
                 }
-                if self.rules.superko() && self.repeats(next.hash()) {
+                if self.rules.superko() && self.repeats(board, next.hash(), color.opponent()) {
                     continue;
                 }
                 total += if depth == 1 {
                     1
                 } else {
-                    self.path.push(next.hash());
+                    self.path.push((next.hash(), color.opponent()));
                     let n = self.count(&next, color.opponent(), index + 1, 0, depth - 1);
                     self.path.pop();
                     n?

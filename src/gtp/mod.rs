@@ -156,6 +156,9 @@ const fn streaming(
     }
 }
 
+/// The ruleset names `kata-set-rules` and `tengen-rules` take.
+const RULES_USAGE: &str = "japanese|chinese|prejudgement|aga|new_zealand|tromp-taylor";
+
 /// The arguments of the analysis commands.
 const ANALYZE_USAGE: &str =
     "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR V,V,... N]";
@@ -217,17 +220,17 @@ pub const COMMANDS: &[Command] = &[
         timing::kgs_time_settings,
     ),
     cmd("kgs-genmove_cleanup", "COLOR", ONE, moves::genmove_cleanup),
-    cmd("kgs-rules", "japanese|chinese", ONE, setup::kgs_rules),
     cmd(
-        "kata-set-rules",
-        "japanese|chinese|prejudgement",
+        "kgs-rules",
+        "japanese|chinese|aga|new_zealand",
         ONE,
-        setup::kata_set_rules,
+        setup::kgs_rules,
     ),
+    cmd("kata-set-rules", RULES_USAGE, ONE, setup::kata_set_rules),
     cmd("kata-get-rules", "", NONE, setup::kata_get_rules),
     cmd(
         "tengen-rules",
-        "[japanese|chinese|prejudgement]",
+        "[japanese|chinese|prejudgement|aga|new_zealand|tromp-taylor]",
         OPTIONAL,
         setup::tengen_rules,
     ),

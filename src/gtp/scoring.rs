@@ -28,10 +28,16 @@ pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Answer {
     let board = engine.game().board().clone();
     let (player, game) = engine.player_and_game();
     let stones: Vec<Point> = match status.as_str() {
+        // Rules that count the board as it stands (Tromp–Taylor) have no dead stones at the end.
+        "dead" if !game.rules().dead_stones_lifted => Vec::new(),
         "dead" => player.dead_stones(game),
         "seki" => player.seki_stones(game),
         "alive" => {
-            let dead = player.dead_stones(game);
+            let dead = if game.rules().dead_stones_lifted {
+                player.dead_stones(game)
+            } else {
+                Vec::new()
+            };
             let seki = player.seki_stones(game);
             board
                 .points()

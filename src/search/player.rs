@@ -177,7 +177,8 @@ impl Player {
         // Stones counted dead where a line ends with two passes in the tree: none in cleanup
         // (the point is to capture them), and only sure ones otherwise.
         let mut sure_dead = Vec::new();
-        if cleanup {
+        // Rules that lift no dead stones (Tromp–Taylor) count them as alive: capture them first.
+        if cleanup || !game.rules().dead_stones_lifted {
             let dead = self.dead_stones(game);
             allow_pass = !dead
                 .iter()
