@@ -11,7 +11,7 @@ use tengen::game::Game;
 use tengen::gtp::{self, Engine, Options};
 use tengen::match_play::{self, MatchConfig};
 use tengen::rules::{HalfPoints, Rules};
-use tengen::search;
+use tengen::search::{self, time::DEFAULT_LAG};
 
 #[derive(Parser)]
 #[command(
@@ -58,6 +58,10 @@ struct EngineArgs {
     /// Seconds of thinking per move when the controller sets no clock [default: 2]
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
+    /// Seconds kept back from every move's time under a game clock for the controller's and the
+    /// network's delays, at most a fifth of a short allotment [default: 1]
+    #[arg(long, value_name = "S", value_parser = parse_lag)]
+    lag: Option<f64>,
     /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
     #[arg(long)]
     seed: Option<u64>,
@@ -97,6 +101,7 @@ impl EngineArgs {
             threads: self.threads.or(outer.threads),
             playouts: self.playouts.or(outer.playouts),
             time: self.time.or(outer.time),
+            lag: self.lag.or(outer.lag),
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
@@ -134,6 +139,7 @@ impl EngineArgs {
             search: config,
             ponder: self.ponder,
             override_name: self.override_name.clone(),
+            lag: self.lag.map_or(DEFAULT_LAG, Duration::from_secs_f64),
             override_version: self.override_version.clone(),
         })
     }
@@ -252,6 +258,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 1.0e6 => Ok(v),
         _ => Err(format!("'{}' is not a positive number of seconds", s)),
+    }
+}
+
+/// A lag margin: a number of seconds from 0 to an hour.
+fn parse_lag(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=3600.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{}' is not a number of seconds from 0 to 3600", s)),
     }
 }
 

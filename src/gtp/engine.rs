@@ -47,9 +47,11 @@ impl Engine {
         if let Some(k) = options.komi {
             game.set_komi(k);
         }
+        let mut player = Player::new(options.search.clone());
+        player.clock_mut().lag_margin = options.lag;
         Some(Engine {
             game,
-            player: Player::new(options.search.clone()),
+            player,
             komi_chosen: options.komi.is_some(),
             resigned: None,
             predictions: None,

@@ -219,6 +219,19 @@ pub const COMMANDS: &[Command] = &[
         between(1, 4),
         timing::kgs_time_settings,
     ),
+    cmd(
+        "kata-time_settings",
+        "none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES | \
+         fischer MAIN INCREMENT | fischer-capped MAIN INCREMENT MAIN_LIMIT MAX_PER_MOVE",
+        between(1, 5),
+        timing::kata_time_settings,
+    ),
+    cmd(
+        "kata-list_time_settings",
+        "",
+        NONE,
+        timing::kata_list_time_settings,
+    ),
     cmd("kgs-genmove_cleanup", "COLOR", ONE, moves::genmove_cleanup),
     cmd(
         "kgs-rules",
@@ -303,6 +316,8 @@ pub struct Options {
     /// choose them; each is one word of printable ASCII ([`is_identity_word`]).
     pub override_name: Option<String>,
     pub override_version: Option<String>,
+    /// Kept back from every move's time under a game clock (`--lag`).
+    pub lag: std::time::Duration,
 }
 
 impl Default for Options {
@@ -315,6 +330,7 @@ impl Default for Options {
             ponder: false,
             override_name: None,
             override_version: None,
+            lag: search::time::DEFAULT_LAG,
         }
     }
 }
