@@ -184,10 +184,10 @@ clear_board
 #? [japanese]
 
 550 tengen-rules go-moku
-#?error [unknown rules 'go-moku' \(supported: japanese, chinese, prejudgement\)]
+#?error [unknown rules 'go-moku' \(supported: japanese, chinese, prejudgement, aga, new_zealand, tromp-taylor\)]
 
-560 kgs-rules aga
-#?error [unsupported rules 'aga' \(supported: japanese, chinese\)]
+560 kgs-rules go-moku
+#?error [unsupported rules 'go-moku' \(supported: japanese, chinese, aga, new_zealand\)]
 
 570 kgs-rules chinese
 #?

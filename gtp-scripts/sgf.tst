@@ -77,6 +77,16 @@ tengen-rules chinese
 210 tengen-rules
 #? [chinese]
 
+# RU[AGA] (as KGS and other programs write it) is the AGA ruleset: N-1 points for N stones.
+212 loadsgf aga.sgf
+#? [white]
+
+214 tengen-rules
+#? [aga]
+
+216 showboard
+#? [.*rules aga, komi 7\.5, handicap 2,.*]
+
 # Bad files: an error, and the game as it was. Load a known position first.
 220 loadsgf variations.sgf 3
 #? [black]

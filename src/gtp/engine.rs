@@ -30,7 +30,9 @@ pub struct Engine {
     pub(super) quit: bool,
     /// What the reader thread says of the input that arrived during the running command.
     pub(super) input: Arc<Input>,
-    ponder: bool,
+    pub(super) ponder: bool,
+    /// The resign threshold, kept while resigning is off (`kata-set-param allowResignation`).
+    pub(super) resign_below: f64,
     /// The answers to `name` and `version` when the command line chose them.
     pub(super) override_name: Option<String>,
     pub(super) override_version: Option<String>,
@@ -58,6 +60,10 @@ impl Engine {
             quit: false,
             input: Arc::new(Input::default()),
             ponder: options.ponder,
+            resign_below: options
+                .search
+                .resign
+                .unwrap_or(crate::search::DEFAULT_RESIGN_BELOW),
             override_name: options.override_name.clone(),
             override_version: options.override_version.clone(),
             ponder_armed: false,

@@ -26,6 +26,7 @@ mod debug;
 mod engine;
 mod gogui;
 mod moves;
+mod params;
 mod prejudgement;
 mod record;
 mod scoring;
@@ -257,6 +258,20 @@ pub const COMMANDS: &[Command] = &[
     cmd("reg_genmove", "COLOR", ONE, moves::reg_genmove),
     #[cfg(target_os = "linux")]
     cmd("cputime", "", NONE, timing::cputime),
+    cmd("kata-list-params", "", NONE, params::kata_list_params),
+    cmd("kata-get-param", "PARAM", ONE, params::kata_get_param),
+    cmd(
+        "kata-set-param",
+        "PARAM VALUE",
+        exactly(2),
+        params::kata_set_param,
+    ),
+    cmd(
+        "lz-setoption",
+        "[name NAME value VALUE]",
+        ANY,
+        params::lz_setoption,
+    ),
     cmd("tengen-perft", "DEPTH", ONE, debug::perft),
     cmd("tengen-prejudge", "", NONE, prejudgement::prejudge),
     cmd(

@@ -65,11 +65,14 @@ impl Default for Config {
             playouts: None,
             time: None,
             seed: None,
-            resign: Some(0.1),
+            resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
         }
     }
 }
+
+/// The win rate below which the player resigns unless told otherwise (`--resign-below`).
+pub const DEFAULT_RESIGN_BELOW: f64 = 0.1;
 
 /// Thinking time per move when neither the configuration nor a clock sets one (Sabaki sends no
 /// time commands).
