@@ -164,7 +164,7 @@ const RULES_USAGE: &str = "japanese|chinese|prejudgement|aga|new_zealand|tromp-t
 const ANALYZE_USAGE: &str =
     "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR V,V,... N]";
 const KATA_ANALYZE_USAGE: &str = "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] \
-     [avoid|allow COLOR V,V,... N] [ownership true|false]";
+     [avoid|allow COLOR V,V,... N] [ownership|rootInfo|pvVisits|pvEdgeVisits true|false]";
 
 /// Every command the engine answers, in the order `list_commands` prints them. Adding a command
 /// is adding its line here.
