@@ -1,223 +1,23 @@
-//! `tengen match`: engine-against-engine games over GTP, for strength measurements.
-//!
-//! Engine A is the `--black` command and moves first in odd-numbered games (Black; White under
-//! pre-judgement rules), second in even ones.
-//! Every game starts fresh processes (so one game's crash or hang cannot leak into the next),
-//! sets them up with the standard commands they list, and asks the side to move for `genmove`
-//! under a deadline. tengen keeps the authoritative record: a move its rules refuse, a crash, an
-//! error answer or a missed deadline loses the game for that engine. A finished game (two passes,
-//! or the move limit) is counted by tengen's scorer with a tengen player's dead-stone judgement,
-//! and by the referee's `final_score` when one is given; the referee's count decides when both
-//! exist, and a disagreement is reported. Each game is written as SGF when asked, and the
-//! summary gives A's win rate (draws count half) with its 95% Wilson interval.
-//!
-//! One failure does not end the match: an engine that cannot start (after the first game, which
-//! checks the configuration) or floods its output forfeits, a record that cannot be written is
-//! reported and the game still counts. Records never replace files: they are numbered past the
-//! highest `game-NNN.sgf` already in the directory and each is written under a temporary name,
-//! then linked into place. SIGINT or SIGTERM stops the engines, writes the game in progress
-//! without a result, and the summary of the finished games is printed.
-//!
-//! Pre-judgement rules (RULES.md): the engine moving first places opening stones 1 and 4 (White,
-//! then Black), the other stones 2 and 3; then each states its prediction (`tengen-prejudge`),
-//! the predictions give the colours and the threshold (`rules::prejudgement_threshold`), both
-//! engines are told (`tengen-prejudgement P1 P2`), White moves, and the count is against the
-//! threshold (the game's komi), draws included. An engine without those commands cannot play.
+//! One game of a match: the engines started afresh and set up, the turns (each mover's
+//! `genmove` checked against tengen's authoritative record and passed on to the other engine and
+//! the referee), the pre-judgement opening and predictions, and how the game ends.
 
+use super::client::{Client, ClientError, Response};
+use super::count::Outcome;
+use super::records::Records;
+use super::signals::{stop_requested, STOP};
+use super::stats::GameResult;
+use super::MatchConfig;
 use crate::board::Color;
 use crate::coords::{format_move, parse_vertex};
-use crate::dead;
 use crate::game::Game;
-use crate::gtp::client::{Client, ClientError, Response};
-use crate::rules::{prejudgement_threshold, Margin, Rules};
-use crate::score;
-use crate::search::{self, ownership, OWNERSHIP_PLAYOUTS};
+use crate::rules::{prejudgement_threshold, Margin};
 use crate::sgf;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// Up once SIGINT or SIGTERM has arrived.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Whether the match was asked to stop.
-pub fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
-
-/// Makes SIGINT and SIGTERM raise [`STOP`] instead of ending the process, so the match can stop
-/// its engines and report. std has no way to install a signal handler and the allowed crates
-/// offer none, hence the C `signal` call: the one `unsafe` of the match tool.
-#[cfg(unix)]
-fn stop_on_signals() {
-    const SIGINT: i32 = 2;
-    const SIGTERM: i32 = 15;
-    extern "C" fn raise_stop(_signal: i32) {
-        // Only an atomic store: async-signal-safe.
-        STOP.store(true, Ordering::Relaxed);
-    }
-    extern "C" {
-        fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
-    }
-    for signum in [SIGINT, SIGTERM] {
-        // SAFETY: `signal` is the C library's; the handler only stores to an atomic, which is
-        // async-signal-safe, and lives for the whole program.
-        unsafe {
-            signal(signum, raise_stop);
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn stop_on_signals() {}
-
-/// What `tengen match` was asked to do.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// Engine A's command line.
-    pub black: String,
-    /// Engine B's command line.
-    pub white: String,
-    pub games: usize,
-    pub size: usize,
-    pub komi: crate::rules::HalfPoints,
-    pub rules: Rules,
-    /// Seconds per move given to the engines as byo-yomi.
-    pub time: Option<Duration>,
-    /// How long any answer may take; derived from `time` when not given.
-    pub move_timeout: Option<Duration>,
-    /// Moves after which a game is stopped and counted.
-    pub max_moves: Option<usize>,
-    pub sgf_dir: Option<PathBuf>,
-    /// A GTP engine that replays the games and counts them.
-    pub referee: Option<String>,
-    /// Seed of tengen's dead-stone judgement.
-    pub seed: u64,
-}
-
-impl MatchConfig {
-    fn move_timeout(&self) -> Duration {
-        self.move_timeout.unwrap_or(match self.time {
-            Some(t) => t * 3 + Duration::from_secs(5),
-            None => Duration::from_secs(120),
-        })
-    }
-
-    /// Start-up and setup commands may take longer than a move (engines load networks, books),
-    /// unless the user set the deadline.
-    fn setup_timeout(&self) -> Duration {
-        match self.move_timeout {
-            Some(t) => t,
-            None => self.move_timeout().max(Duration::from_secs(60)),
-        }
-    }
-
-    fn max_moves(&self) -> usize {
-        self.max_moves.unwrap_or(3 * self.size * self.size)
-    }
-}
-
-/// Which engine of the match.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Side {
-    A,
-    B,
-}
-
-/// How one game ended.
-#[derive(Clone, Debug)]
-pub struct GameResult {
-    pub number: usize,
-    /// Engine A's colour in this game.
-    pub a_color: Color,
-    /// The winning colour; `None` for a draw or a game without result.
-    pub winner: Option<Color>,
-    /// The SGF result: `B+3.5`, `W+R`, `B+T`, `W+F`, `0`, or `?` without a result.
-    pub result: String,
-    /// Why the game ended, in words.
-    pub reason: String,
-    pub moves: usize,
-    /// tengen's count, for games counted on the board.
-    pub tengen_score: Option<Margin>,
-    /// The referee's `final_score`, or why it has none.
-    pub referee_score: Option<Result<Margin, String>>,
-    /// Pre-judgement games: the two predictions (the first mover's first) and the threshold.
-    pub prejudgement: Option<(Margin, Margin, Margin)>,
-}
-
-impl GameResult {
-    /// The winner as an engine of the match.
-    pub fn winner_side(&self) -> Option<Side> {
-        self.winner
-            .map(|c| if c == self.a_color { Side::A } else { Side::B })
-    }
-
-    /// Whether the game has a result (a win or a draw), as opposed to an error.
-    pub fn decided(&self) -> bool {
-        self.result != "?"
-    }
-}
-
-/// The match's totals from engine A's side.
-#[derive(Clone, Debug, Default)]
-pub struct Summary {
-    pub a_wins: usize,
-    pub b_wins: usize,
-    pub draws: usize,
-    /// Games without a result (an engine refused a legal move, and the like).
-    pub no_result: usize,
-    pub black_wins: usize,
-    /// Games in which tengen's count and the referee's differ.
-    pub disagreements: usize,
-}
-
-impl Summary {
-    fn add(&mut self, g: &GameResult) {
-        match (g.winner_side(), g.decided()) {
-            (Some(Side::A), _) => self.a_wins += 1,
-            (Some(Side::B), _) => self.b_wins += 1,
-            (None, true) => self.draws += 1,
-            (None, false) => self.no_result += 1,
-        }
-        if g.winner == Some(Color::Black) {
-            self.black_wins += 1;
-        }
-        if let (Some(t), Some(Ok(r))) = (g.tengen_score, &g.referee_score) {
-            if t != *r {
-                self.disagreements += 1;
-            }
-        }
-    }
-
-    /// Games with a result.
-    pub fn decided(&self) -> usize {
-        self.a_wins + self.b_wins + self.draws
-    }
-
-    /// A's score rate (draws half) and its 95% Wilson interval; `None` before any result.
-    pub fn a_rate(&self) -> Option<(f64, f64, f64)> {
-        let n = self.decided();
-        (n > 0).then(|| {
-            let p = (self.a_wins as f64 + 0.5 * self.draws as f64) / n as f64;
-            let (lo, hi) = wilson(p, n as f64);
-            (p, lo, hi)
-        })
-    }
-}
-
-/// The 95% Wilson score interval for a proportion `p` observed over `n` trials.
-pub fn wilson(p: f64, n: f64) -> (f64, f64) {
-    let z = 1.959_963_984_540_054_f64;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
 /// A running engine of one game, with what it said about itself.
-struct Seat {
+pub(super) struct Seat {
     client: Client,
     /// `name version`, for records and messages.
     title: String,
@@ -231,14 +31,14 @@ impl Seat {
 }
 
 /// How a seat failed during a game.
-enum Failure {
+pub(super) enum Failure {
     /// No answer in time, or the process ended: the engine loses.
     Lost(ClientError),
     /// An answer that makes the game impossible to continue (e.g. `boardsize` refused).
     Refused(String),
 }
 
-fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<String, Failure> {
+pub(super) fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<String, Failure> {
     match seat.client.send(command, deadline) {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(msg)) => Err(Failure::Refused(format!(
@@ -363,7 +163,7 @@ fn settle_predictions(
 }
 
 /// A game's end before counting.
-enum End {
+pub(super) enum End {
     /// Two passes or the move limit: count the board.
     Count(String),
     /// A decided game: the winner, the SGF result letter after `+`, and why.
@@ -394,28 +194,19 @@ fn a_color_of(config: &MatchConfig, number: usize) -> Color {
 }
 
 /// One game in progress: the two engines, the referee, and tengen's authoritative record.
-struct Table {
+pub(super) struct Table {
     number: usize,
     /// Seats by colour (`Color::index`); in the pre-judgement opening the first player's seat
     /// holds the first mover until the predictions give the colours.
     seats: [Seat; 2],
-    referee: Option<Seat>,
+    pub(super) referee: Option<Seat>,
     /// Why the referee stopped following the game, once it has.
-    referee_error: Option<String>,
-    game: Game,
+    pub(super) referee_error: Option<String>,
+    pub(super) game: Game,
     /// Engine A's colour (its seat's, until the pre-judgement predictions settle it).
     a_color: Color,
     /// Pre-judgement games: the two predictions once stated, the first mover's first.
     predictions: Option<(Margin, Margin)>,
-}
-
-/// The decision of a finished game, before it is written down.
-struct Outcome {
-    winner: Option<Color>,
-    result: String,
-    reason: String,
-    tengen_score: Option<Margin>,
-    referee_score: Option<Result<Margin, String>>,
 }
 
 /// A game as played: counted, or stopped by a signal (not counted).
@@ -481,82 +272,6 @@ pub fn play_game(
     } else {
         Played::Counted(result)
     })
-}
-
-/// The directory of a match's records: each game is written as `game-NNN.sgf`, numbered past
-/// the highest number there when the match began, and never over an existing file.
-pub struct Records {
-    dir: PathBuf,
-    /// The number of the match's game 1's file, less one.
-    offset: usize,
-}
-
-impl Records {
-    /// Creates the directory when needed and finds the numbers already taken.
-    pub fn open(dir: &Path) -> Result<Records, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
-        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
-        let offset = entries
-            .filter_map(|e| e.ok())
-            .filter_map(|e| record_number(&e.file_name().to_string_lossy()))
-            .max()
-            .unwrap_or(0);
-        if offset > 0 {
-            log::warn!(
-                "{} holds records up to game-{:03}.sgf: this match's are numbered from {:03}",
-                dir.display(),
-                offset,
-                offset + 1
-            );
-        }
-        Ok(Records {
-            dir: dir.to_path_buf(),
-            offset,
-        })
-    }
-
-    /// Writes `text` as game `number`'s record: into a temporary file of the same directory,
-    /// then linked under the first free name from the game's number on (a link, unlike a
-    /// rename, never replaces a file that appeared meanwhile). Returns the path written.
-    pub fn write(&mut self, number: usize, text: &str) -> Result<PathBuf, String> {
-        let temporary = self.dir.join(format!(
-            ".game-{:03}.sgf.{}.tmp",
-            number,
-            std::process::id()
-        ));
-        let written = std::fs::File::create(&temporary).and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(format!("{}: {}", temporary.display(), e));
-        }
-        let mut n = self.offset + number;
-        let linked = loop {
-            let path = self.dir.join(format!("game-{:03}.sgf", n));
-            match std::fs::hard_link(&temporary, &path) {
-                Ok(()) => break Ok(path),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    // Another writer took the name since the match began: keep both files.
-                    self.offset += 1;
-                    n += 1;
-                }
-                Err(e) => break Err(format!("{}: {}", path.display(), e)),
-            }
-        };
-        let _ = std::fs::remove_file(&temporary);
-        linked
-    }
-}
-
-/// `N` for a file named `game-N.sgf`.
-fn record_number(name: &str) -> Option<usize> {
-    let digits = name.strip_prefix("game-")?.strip_suffix(".sgf")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
 }
 
 impl Table {
@@ -801,54 +516,6 @@ impl Table {
         Ok(())
     }
 
-    /// The result of a finished game: for a game that ends on the board, tengen's count with
-    /// its dead-stone judgement and the referee's `final_score`, the referee's deciding when it
-    /// has one.
-    fn count(&mut self, config: &MatchConfig, end: End) -> Outcome {
-        let mut tengen_score = None;
-        let mut referee_score = None;
-        let (winner, result, reason) = match end {
-            End::Count(why) => {
-                let dead = judge_dead(&self.game, config.seed);
-                let ours = score::count(&self.game, &dead).margin;
-                tengen_score = Some(ours);
-                if let (None, Some(e)) = (&self.referee, &self.referee_error) {
-                    referee_score = Some(Err(e.clone()));
-                }
-                if let Some(r) = self.referee.as_mut() {
-                    referee_score = Some(match &self.referee_error {
-                        Some(e) => Err(e.clone()),
-                        None => match ask(r, "final_score", config.setup_timeout()) {
-                            Ok(text) => Margin::parse(&text)
-                                .ok_or_else(|| format!("final_score answered '{}'", text)),
-                            Err(e) => Err(failure_text(&e)),
-                        },
-                    });
-                }
-                let decisive = match &referee_score {
-                    Some(Ok(m)) => *m,
-                    _ => ours,
-                };
-                let winner = match decisive.0 .0 {
-                    x if x > 0 => Some(Color::Black),
-                    x if x < 0 => Some(Color::White),
-                    _ => None,
-                };
-                (winner, decisive.to_string(), why)
-            }
-            End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
-            End::NoResult(why) => (None, "?".to_string(), why),
-            End::Interrupted => (None, "?".to_string(), "interrupted".to_string()),
-        };
-        Outcome {
-            winner,
-            result,
-            reason,
-            tengen_score,
-            referee_score,
-        }
-    }
-
     /// Writes the game as SGF into the match's records.
     fn write_record(&self, records: &mut Records, outcome: &Outcome) -> Result<PathBuf, String> {
         let info = sgf::Info {
@@ -897,224 +564,17 @@ impl Table {
     }
 }
 
-fn failure_text(f: &Failure) -> String {
+pub(super) fn failure_text(f: &Failure) -> String {
     match f {
         Failure::Lost(e) => e.to_string(),
         Failure::Refused(msg) => msg.clone(),
     }
 }
 
-/// One line per game, for the match log.
-pub fn game_line(g: &GameResult) -> String {
-    let winner = match (g.winner_side(), g.decided()) {
-        (Some(Side::A), _) => "A wins",
-        (Some(Side::B), _) => "B wins",
-        (None, true) => "draw",
-        (None, false) => "no result",
-    };
-    let mut line = format!(
-        "game {}: A {} | {} {} ({}, {} move{})",
-        g.number,
-        if g.a_color == Color::Black {
-            "black"
-        } else {
-            "white"
-        },
-        g.result,
-        winner,
-        g.reason,
-        g.moves,
-        if g.moves == 1 { "" } else { "s" }
-    );
-    if let Some((p1, p2, t)) = g.prejudgement {
-        line.push_str(&format!("; predictions {} {}, threshold {}", p1, p2, t));
-    }
-    if let Some(t) = g.tengen_score {
-        line.push_str(&format!("; tengen counts {}", t));
-    }
-    match &g.referee_score {
-        Some(Ok(r)) => {
-            line.push_str(&format!("; referee counts {}", r));
-            if g.tengen_score.is_some_and(|t| t != *r) {
-                line.push_str(" (DISAGREE)");
-            }
-        }
-        Some(Err(e)) => line.push_str(&format!("; referee gave no count: {}", e)),
-        None => {}
-    }
-    line
-}
-
-/// Plays the whole match, printing one line per game and the summary to `out`.
-///
-/// The summary is printed however the match ends: after every game, after a signal (SIGINT or
-/// SIGTERM, the game in progress not counted), or when the first game shows the configuration
-/// cannot be played (then `Err` after the summary).
-pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String> {
-    let mut records = match &config.sgf_dir {
-        Some(dir) => Some(Records::open(dir)?),
-        None => None,
-    };
-    stop_on_signals();
-    let io = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "match: {} games, {}x{}, komi {}, {} rules{}",
-        config.games,
-        config.size,
-        config.size,
-        if config.rules.komi_from_predictions {
-            "from the predictions".to_string()
-        } else {
-            config.komi.to_string()
-        },
-        config.rules.name,
-        config.time.map_or(String::new(), |t| format!(
-            ", {} s per move",
-            t.as_secs_f64()
-        ))
-    )
-    .map_err(io)?;
-    writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
-    out.flush().map_err(io)?;
-    let mut summary = Summary::default();
-    let mut failure = None;
-    for number in 1..=config.games {
-        if stop_requested() {
-            break;
-        }
-        match play_game(config, number, records.as_mut()) {
-            Ok(Played::Counted(g)) => {
-                summary.add(&g);
-                writeln!(out, "{}", game_line(&g)).map_err(io)?;
-            }
-            Ok(Played::Interrupted(g)) => {
-                writeln!(
-                    out,
-                    "game {}: interrupted after {} move{}, not counted",
-                    g.number,
-                    g.moves,
-                    if g.moves == 1 { "" } else { "s" }
-                )
-                .map_err(io)?;
-            }
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
-        }
-        out.flush().map_err(io)?;
-    }
-    if stop_requested() {
-        writeln!(out, "match stopped by a signal").map_err(io)?;
-    }
-    writeln!(
-        out,
-        "summary: A {} wins, B {} wins, {} draws, {} without result; Black won {} of {}",
-        summary.a_wins,
-        summary.b_wins,
-        summary.draws,
-        summary.no_result,
-        summary.black_wins,
-        summary.decided()
-    )
-    .map_err(io)?;
-    if let Some((p, lo, hi)) = summary.a_rate() {
-        writeln!(
-            out,
-            "A's win rate {:.1}% (95% CI {:.1}%-{:.1}%, Wilson, draws count half, {} game{})",
-            100.0 * p,
-            100.0 * lo,
-            100.0 * hi,
-            summary.decided(),
-            if summary.decided() == 1 { "" } else { "s" }
-        )
-        .map_err(io)?;
-    }
-    if config.referee.is_some() {
-        writeln!(
-            out,
-            "tengen's count and the referee's disagreed in {} games",
-            summary.disagreements
-        )
-        .map_err(io)?;
-    }
-    out.flush().map_err(io)?;
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(summary),
-    }
-}
-
-/// tengen's own judgement of the dead stones of a finished game: an ownership estimate on all
-/// cores from `seed`, then [`dead::judge`] — what the engine's `final_score` does.
-fn judge_dead(game: &Game, seed: u64) -> Vec<crate::board::Point> {
-    let board = game.board();
-    let threads = search::Config::default().threads;
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool,
-        Err(e) => {
-            log::warn!("no threads for the dead-stone estimate ({e}); counting every stone alive");
-            return Vec::new();
-        }
-    };
-    let own = ownership::estimate(
-        &pool,
-        board,
-        game.to_move(),
-        OWNERSHIP_PLAYOUTS,
-        seed ^ board.hash(),
-    );
-    dead::judge(game, &own)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_interval() {
-        let (lo, hi) = wilson(0.5, 100.0);
-        assert!(
-            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
-            "{} {}",
-            lo,
-            hi
-        );
-        let (lo, hi) = wilson(1.0, 10.0);
-        assert!(
-            (hi - 1.0).abs() < 1e-9 && (lo - 0.7225).abs() < 1e-3,
-            "{}",
-            lo
-        );
-        let (lo, _) = wilson(0.0, 5.0);
-        assert_eq!(lo, 0.0);
-    }
-
-    #[test]
-    fn a_plays_black_in_odd_games() {
-        let mut s = Summary::default();
-        let g = |number, winner| GameResult {
-            number,
-            a_color: if number % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            winner,
-            result: "B+1".into(),
-            reason: String::new(),
-            moves: 0,
-            tengen_score: None,
-            referee_score: None,
-            prejudgement: None,
-        };
-        s.add(&g(1, Some(Color::Black)));
-        s.add(&g(2, Some(Color::Black)));
-        s.add(&g(3, None));
-        assert_eq!((s.a_wins, s.b_wins, s.draws, s.black_wins), (1, 1, 1, 2));
-        assert_eq!(s.a_rate().unwrap().0, 0.5);
-    }
+    use crate::rules::Rules;
 
     #[test]
     fn the_first_mover_places_stones_one_and_four() {
