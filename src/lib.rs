@@ -19,6 +19,7 @@ pub mod gtp;
 pub mod match_play;
 pub mod patterns;
 pub mod perft;
+pub mod prejudgement;
 pub mod rules;
 pub mod score;
 pub mod search;

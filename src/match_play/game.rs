@@ -11,7 +11,8 @@ use super::MatchConfig;
 use crate::board::Color;
 use crate::coords::{format_move, parse_vertex};
 use crate::game::Game;
-use crate::rules::{prejudgement_threshold, Margin};
+use crate::prejudgement::Predictions;
+use crate::rules::Margin;
 use crate::sgf;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -138,7 +139,7 @@ fn settle_predictions(
     seats: &mut [Seat; 2],
     first: usize,
     deadline: Duration,
-) -> Result<(Margin, Margin), End> {
+) -> Result<Predictions, End> {
     let loses = |seat: usize, why: String| End::Win(seat_color(1 - seat), "F", why);
     let mut predictions = [Margin::default(); 2];
     for (i, seat) in [first, 1 - first].into_iter().enumerate() {
@@ -159,7 +160,10 @@ fn settle_predictions(
     for seat in [first, 1 - first] {
         ask(&mut seats[seat], &command, deadline).map_err(|e| loses(seat, failure_text(&e)))?;
     }
-    Ok((predictions[0], predictions[1]))
+    Ok(Predictions {
+        first: predictions[0],
+        second: predictions[1],
+    })
 }
 
 /// A game's end before counting.
@@ -206,7 +210,7 @@ pub(super) struct Table {
     /// Engine A's colour (its seat's, until the pre-judgement predictions settle it).
     a_color: Color,
     /// Pre-judgement games: the two predictions once stated, the first mover's first.
-    predictions: Option<(Margin, Margin)>,
+    predictions: Option<Predictions>,
 }
 
 /// A game as played: counted, or stopped by a signal (not counted).
@@ -481,10 +485,10 @@ impl Table {
     fn settle(&mut self, config: &MatchConfig) -> Result<(), End> {
         let first_player = config.rules.first_player;
         let move_deadline = config.move_timeout();
-        let (p1, p2) = settle_predictions(&mut self.seats, first_player.index(), move_deadline)?;
-        let (threshold, white) = prejudgement_threshold(p1, p2);
+        let predictions = settle_predictions(&mut self.seats, first_player.index(), move_deadline)?;
+        let threshold = predictions.threshold();
         // The first mover sits in the first player's (White's) seat so far.
-        let first_is_white = white == 1;
+        let first_is_white = threshold.white == 1;
         if first_is_white != (first_player == Color::White) {
             self.seats.swap(0, 1);
         }
@@ -494,25 +498,27 @@ impl Table {
         } else {
             Color::Black
         };
-        // The threshold t (White's margin) is a komi of -t.
-        self.game.set_komi(threshold.0);
+        self.game.set_komi(threshold.komi);
         if let (Some(r), None) = (self.referee.as_ref(), &self.referee_error) {
             let command = if r.lists("tengen-prejudgement") {
-                format!("tengen-prejudgement {} {}", p1, p2)
+                format!(
+                    "tengen-prejudgement {} {}",
+                    predictions.first, predictions.second
+                )
             } else {
-                format!("komi {}", threshold.0)
+                format!("komi {}", threshold.komi)
             };
             self.tell_referee(&command, move_deadline);
         }
         log::info!(
             "game {}: predictions {} and {}, threshold {}, player {} takes White",
             self.number,
-            p1,
-            p2,
-            threshold,
-            white
+            predictions.first,
+            predictions.second,
+            threshold.margin,
+            threshold.white
         );
-        self.predictions = Some((p1, p2));
+        self.predictions = Some(predictions);
         Ok(())
     }
 
@@ -557,9 +563,7 @@ impl Table {
             moves: self.game.move_number(),
             tengen_score: outcome.tengen_score,
             referee_score: outcome.referee_score,
-            prejudgement: self
-                .predictions
-                .map(|(p1, p2)| (p1, p2, prejudgement_threshold(p1, p2).0)),
+            prejudgement: self.predictions,
         }
     }
 }

@@ -20,7 +20,7 @@
 //!
 //! Pre-judgement rules (RULES.md): the engine moving first places opening stones 1 and 4 (White,
 //! then Black), the other stones 2 and 3; then each states its prediction (`tengen-prejudge`),
-//! the predictions give the colours and the threshold (`rules::prejudgement_threshold`), both
+//! the predictions give the colours and the threshold ([`crate::prejudgement`]), both
 //! engines are told (`tengen-prejudgement P1 P2`), White moves, and the count is against the
 //! threshold (the game's komi), draws included. An engine without those commands cannot play.
 //!

@@ -2,6 +2,7 @@
 //! A's win rate with its 95% Wilson interval (draws count half).
 
 use crate::board::Color;
+use crate::prejudgement::Predictions;
 use crate::rules::Margin;
 
 /// Which engine of the match.
@@ -28,8 +29,8 @@ pub struct GameResult {
     pub tengen_score: Option<Margin>,
     /// The referee's `final_score`, or why it has none.
     pub referee_score: Option<Result<Margin, String>>,
-    /// Pre-judgement games: the two predictions (the first mover's first) and the threshold.
-    pub prejudgement: Option<(Margin, Margin, Margin)>,
+    /// Pre-judgement games: the two predictions (the first mover's first).
+    pub prejudgement: Option<Predictions>,
 }
 
 impl GameResult {
@@ -124,8 +125,13 @@ pub fn game_line(g: &GameResult) -> String {
         g.moves,
         if g.moves == 1 { "" } else { "s" }
     );
-    if let Some((p1, p2, t)) = g.prejudgement {
-        line.push_str(&format!("; predictions {} {}, threshold {}", p1, p2, t));
+    if let Some(p) = g.prejudgement {
+        line.push_str(&format!(
+            "; predictions {} {}, threshold {}",
+            p.first,
+            p.second,
+            p.threshold().margin
+        ));
     }
     if let Some(t) = g.tengen_score {
         line.push_str(&format!("; tengen counts {}", t));
