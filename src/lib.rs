@@ -25,3 +25,4 @@ pub mod score;
 pub mod search;
 pub mod semeai;
 pub mod sgf;
+pub mod train_patterns;

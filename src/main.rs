@@ -183,7 +183,7 @@ enum Command {
 #[derive(Args)]
 struct TrainPatternsArgs {
     /// Directory of game records (Debian's goban-original-games installs them here).
-    #[arg(long, value_name = "DIR", default_value = tengen::patterns::train::DEFAULT_DATA_DIR)]
+    #[arg(long, value_name = "DIR", default_value = tengen::train_patterns::DEFAULT_DATA_DIR)]
     data: std::path::PathBuf,
     /// Weights file to write (src/patterns/weights.txt is the one built into tengen); without
     /// it, only the figures are printed.
@@ -365,17 +365,17 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::TrainPatterns(args)) => {
-            use tengen::patterns::train;
-            let config = train::RunConfig {
+            use tengen::train_patterns;
+            let config = train_patterns::RunConfig {
                 data_dir: args.data,
                 out: args.out,
                 hold_out_every: args.hold_out_every,
-                train: train::TrainConfig {
+                train: train_patterns::TrainConfig {
                     iterations: args.iterations,
-                    ..train::TrainConfig::default()
+                    ..train_patterns::TrainConfig::default()
                 },
             };
-            if let Err(e) = train::run(&config, &mut std::io::stdout()) {
+            if let Err(e) = train_patterns::run(&config, &mut std::io::stdout()) {
                 eprintln!("tengen train-patterns: {}", e);
                 return ExitCode::FAILURE;
             }
