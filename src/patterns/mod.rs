@@ -7,9 +7,9 @@
 //! pass — and its strength is the product of one weight ("gamma") per feature value, as in the
 //! generalized Bradley–Terry model of Coulom's "Computing Elo Ratings of Move Patterns in the Game
 //! of Go" (2007). The probability of a move is its strength divided by the sum over all legal
-//! moves. [`crate::train_patterns`] fits the gammas by minorization–maximization; the result is
-//! the plain-text `weights.txt` next to this file, embedded in the binary and parsed once by
-//! [`Patterns::load`].
+//! moves. `tengen train-patterns` (the `train_patterns` tool) fits the gammas by
+//! minorization–maximization; the result is the plain-text `weights.txt` next to this file,
+//! embedded in the binary and parsed once by [`Patterns::load`].
 //! Rebuild it from the repository root with
 //! `cargo run --release -- train-patterns --out src/patterns/weights.txt`.
 //!
