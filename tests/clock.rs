@@ -4,7 +4,7 @@
 //! spends the increment it gets back, and keeps to the capped form's time per move.
 
 use std::time::{Duration, Instant};
-use tengen::gtp::client::Client;
+use tengen::match_play::client::Client;
 
 fn engine(extra: &[&str]) -> Client {
     let mut args = vec!["--threads", "1", "--no-resign"];
