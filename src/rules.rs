@@ -130,7 +130,8 @@ pub enum KoRule {
     /// A move may not recreate any earlier whole-board stone arrangement.
     PositionalSuperko,
     /// A move may not recreate an earlier whole-board stone arrangement that had the same side to
-    /// move (AGA, New Zealand).
+    /// move (AGA, New Zealand). The board's basic ko stays: with the colours alternating its
+    /// retake is such a repetition anyway, and GTP's moves out of turn do not lift it.
     SituationalSuperko,
 }
 

@@ -16,7 +16,7 @@
 //!   that stood before the opponent's previous move is illegal;
 //! - positional superko: a stone is illegal if the board it produces equals the board at any
 //!   earlier point of the game (the start position included); situational superko: equals it
-//!   with the same side to move;
+//!   with the same side to move, the basic ko retake forbidden as well;
 //! - a pass is legal unless `pass_allowed` says otherwise; the n-th move (0-based) of the opening
 //!   is placed by `opening_color(n)`; two passes in a row end the game.
 
@@ -226,9 +226,17 @@ impl RefGame {
             KoRule::PositionalSuperko => self.positions.contains(&p.result),
             // The board with the same side to move: each position's is the opponent of the
             // colour that made it, the rules' first player at the start. A stone that leaves
-            // the board as it was (one-stone suicide) is refused too, as KataGo does.
+            // the board as it was (one-stone suicide) is refused too, as KataGo does, and so is
+            // the basic ko retake (which, with the colours alternating, repeats the position
+            // with the same side to move anyway; GTP lets a colour move twice in a row).
             KoRule::SituationalSuperko => {
-                p.result == self.stones
+                let m = self.moves.len();
+                let basic_ko = m >= 1
+                    && p.captured == 1
+                    && self.moves[m - 1].0 == color.opponent()
+                    && self.positions[m - 1] == p.result;
+                basic_ko
+                    || p.result == self.stones
                     || self.positions.iter().enumerate().any(|(i, s)| {
                         let to_move = match i {
                             0 => self.rules.first_player,
