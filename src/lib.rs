@@ -22,5 +22,5 @@ pub mod perft;
 pub mod rules;
 pub mod score;
 pub mod search;
-pub mod semeai;
 pub mod sgf;
+pub mod tactics;

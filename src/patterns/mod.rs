@@ -15,7 +15,8 @@
 //! Invariants: every gamma is finite and positive; a shape not in the table (too rare in the
 //! training data to earn a weight of its own) gets the shared weight of rare shapes.
 //!
-//! Sits below the search: reads `board`, `game` and `sgf`, never `search` or `gtp`.
+//! Sits below the search: reads `board`, `game`, `tactics` (ladders) and `sgf`, never `search`
+//! or `gtp`.
 
 pub mod features;
 pub mod train;
@@ -413,7 +414,8 @@ mod tests {
 
     #[test]
     fn ladders_are_read_for_atari_and_escape() {
-        use super::features::{caught_in_ladder, ATARI, ESCAPE};
+        use super::features::{ATARI, ESCAPE};
+        use crate::tactics::ladder_captured;
         // White (4,4) with liberties (5,4) and (4,5); Black's atari at (4,5) starts a ladder that
         // runs up and to the right to the edge, unless a White stone on its path breaks it.
         let black = [(4, 3), (3, 4), (5, 5)];
@@ -424,7 +426,7 @@ mod tests {
             assert_eq!(f.values[ATARI], if ladder { 3 } else { 1 });
             let mut after = b.clone();
             after.play(b.point(4, 5), Color::Black);
-            assert_eq!(caught_in_ladder(&after, after.point(4, 4)), ladder);
+            assert_eq!(ladder_captured(&after, after.point(4, 4)), ladder);
             // White's extension to two liberties: an escape that fails or works.
             let f = move_features(&after, Color::White, after.point(5, 4));
             assert_eq!(f.values[ESCAPE], if ladder { 0 } else { 1 });
