@@ -4,10 +4,11 @@
 //! Modules follow the data's path, lower layers never knowing about higher ones:
 //! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) →
 //! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
-//! prisoners, phase) → `score` (area and territory counting, seki) → `dead` (which stones are
-//! dead at the end, from an ownership map) → `patterns` (move weights learned from game
-//! records) → `perft` (move-tree counting for verification) → `search` (the player) → `sgf`
-//! (game records) → `gtp` (the protocol, and its controller side) → `match_play`
+//! prisoners, phase) → `score` (area and territory counting, seki) → `tactics` (ladders,
+//! liberty fights, self-atari, eye shapes, capture races, unconditional life) → `dead` (which
+//! stones are dead at the end, from an ownership map) → `patterns` (move weights learned from
+//! game records) → `perft` (move-tree counting for verification) → `search` (the player) →
+//! `sgf` (game records) → `gtp` (the protocol, and its controller side) → `match_play`
 //! (engine-against-engine games).
 
 pub mod bench;
