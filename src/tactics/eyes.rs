@@ -4,7 +4,7 @@
 //!
 //! Shapes are read from adjacencies alone (how many neighbouring pairs a set of points has,
 //! and the most neighbours one of them has), so they hold in every orientation and on the
-//! edge. Nothing here changes the board or allocates; a shape has at most [`NAKADE_MAX`]
+//! edge. Nothing here changes the board or allocates; a shape has at most six (`NAKADE_MAX`)
 //! points.
 
 use super::groups_next_to;
