@@ -9,7 +9,8 @@
 //! the [`prior`](super::prior)s.
 //!
 //! Invariants: no move allocates (the shape table is built once), the board is only read, and
-//! a move returned is legal for the player to move and fills no own eye.
+//! a move returned is legal for the player to move; the shape replies and the random move
+//! never fill an own eye.
 
 use crate::board::{Board, Cell, Color, Move, Point};
 use crate::tactics::{self, Candidates};

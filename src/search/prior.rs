@@ -7,6 +7,9 @@
 //! open areas), so the tree starts from sensible moves; the learned move patterns add their
 //! probability on top ([`Prior::with_pattern`]). The position is read once per expansion
 //! ([`PriorContext`]), not once per move.
+//!
+//! Invariants: priors only read the board; a stone's prior holds at least the neutral ten
+//! visits at one half, a pass's those ten visits at a tenth.
 
 use super::policy::matches_pattern;
 use crate::board::{Board, Color, Move, Point};
