@@ -3,11 +3,12 @@
 //! The judgement starts from an ownership map — for every point, how often Black (+1) or White
 //! (−1) owned it at the end of playouts from the position, as the search estimates it — and
 //! corrects it with three certainties that random playouts miss:
-//! - Benson's unconditional life: a group alive whatever the opponent does is never dead;
+//! - Benson's unconditional life ([`crate::tactics::benson`]): a group alive whatever the
+//!   opponent does is never dead;
 //! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
 //!   stone not itself left in atari (no ko, no snapback), is dead;
-//! - capture races read out ([`crate::semeai`]): a group the playouts are unsure of that the
-//!   side to move captures by force, as it would if play went on, is dead.
+//! - capture races read out ([`crate::tactics::semeai`]): a group the playouts are unsure of
+//!   that the side to move captures by force, as it would if play went on, is dead.
 //!
 //! Everything here is a pure function of the position and the map, so that the engine's
 //! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
@@ -16,8 +17,7 @@
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::score;
-use crate::semeai;
-use std::collections::BTreeSet;
+use crate::tactics::{semeai, unconditionally_alive};
 
 /// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
 /// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
@@ -171,72 +171,6 @@ fn capturable_at_once(game: &Game, dead: &[Point]) -> Vec<Point> {
     found
 }
 
-/// The stones that are alive whatever the opponent does, even if their owner always passes
-/// (Benson's algorithm): a certainty check for dead-stone judgements that come from playouts.
-pub fn unconditionally_alive(board: &Board) -> Vec<Point> {
-    let mut alive = Vec::new();
-    for c in [Color::Black, Color::White] {
-        alive.extend(benson(board, c));
-    }
-    alive.sort();
-    alive
-}
-
-/// Benson's algorithm for colour `c`: repeatedly drop the blocks with fewer than two vital
-/// regions and the regions that touch a dropped block.
-fn benson(board: &Board, c: Color) -> Vec<Point> {
-    // Blocks of `c`, by head.
-    let mut blocks: BTreeSet<Point> = board
-        .points()
-        .filter(|&p| board.color(p) == Some(c))
-        .map(|p| board.group_of(p))
-        .collect();
-    // Regions: connected sets of points without a `c` stone, and the blocks around each.
-    let regions = score::regions(board, |p| board.color(p) != Some(c));
-    let border: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .map(|r| r.border.iter().map(|&s| board.group_of(s)).collect())
-        .collect();
-    // The blocks for which a region is vital: every empty point of it is a liberty of the block.
-    let vital_to: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .zip(&border)
-        .map(|(r, around)| {
-            around
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-                        board
-                            .neighbours(p)
-                            .iter()
-                            .any(|&n| board.color(n) == Some(c) && board.group_of(n) == b)
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    let mut live_regions: BTreeSet<usize> = (0..regions.len()).collect();
-    loop {
-        let before = (blocks.len(), live_regions.len());
-        blocks.retain(|&b| {
-            live_regions
-                .iter()
-                .filter(|&&r| vital_to[r].contains(&b))
-                .count()
-                >= 2
-        });
-        live_regions.retain(|&r| border[r].iter().all(|b| blocks.contains(b)));
-        if (blocks.len(), live_regions.len()) == before {
-            break;
-        }
-    }
-    blocks
-        .iter()
-        .flat_map(|&b| board.group_stones(b).collect::<Vec<_>>())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,18 +178,6 @@ mod tests {
 
     fn position(rows: &[&str]) -> Game {
         Game::from_diagram(rows, Rules::chinese()).unwrap()
-    }
-
-    #[test]
-    fn two_eyes_are_unconditional_life_and_one_is_not() {
-        let g = position(&[".X.X.", "XXXXX", ".....", ".....", "....."]);
-        assert_eq!(unconditionally_alive(g.board()).len(), 7);
-        let g = position(&[".X...", "XX...", ".....", ".....", "....."]);
-        assert!(unconditionally_alive(g.board()).is_empty());
-        // An opponent stone inside one of the eyes does not spoil it: the region is still
-        // all liberties of the group.
-        let g = position(&[".O.X.", "XXXXX", ".....", ".....", "....."]);
-        assert_eq!(unconditionally_alive(g.board()).len(), 6);
     }
 
     #[test]

@@ -14,8 +14,8 @@
 //! every fast engine; the root's candidate moves are exactly the game's legal moves.
 //!
 //! Where each part lives, from the inside out:
-//! - [`simulate`]: one simulation — the root's terms, descent, expansion with [`policy`]
-//!   priors, the [`playout`] to the end, the value, and the back-up;
+//! - [`simulate`]: one simulation — the root's terms, descent, expansion with [`prior`]s, the
+//!   [`playout`] to the end with the [`policy`], the value, and the back-up;
 //! - [`run`]: one search — the workers, stopping (budget, clock, early stop, interrupt), and
 //!   the tree kept for the next move;
 //! - [`ownership`]: who owns each point at the end of the playouts;
@@ -30,9 +30,9 @@ pub mod ownership;
 pub mod player;
 pub mod playout;
 pub mod policy;
+pub mod prior;
 mod run;
 mod simulate;
-mod tactics;
 pub mod time;
 pub mod tree;
 
