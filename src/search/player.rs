@@ -2,16 +2,14 @@
 //! legality, no own eye fills, no repetition under basic ko), when to pass (the opponent passed
 //! and the position as it stands wins, dame filled first under territory counting), when to
 //! resign, cleanup (KGS's `kgs-genmove_cleanup`), analysis and pondering on request, and the
-//! dead stones and seki of a finished game.
+//! judgement of a finished game (dead stones, seki, the count), kept until the position changes.
 
+use super::judgement::{Judge, Judgement};
 use super::komi::dynamic_komi;
-use super::ownership;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
-use super::{
-    Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME, OWNERSHIP_PLAYOUTS,
-};
+use super::{Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
 use crate::game::Game;
@@ -30,8 +28,9 @@ pub struct Player {
     report: Report,
     /// The last search's view for analysis.
     analysis: Analysis,
-    /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
+    /// Ownership from the last search or judgement: +1 Black, −1 White, per `Board::points`.
     ownership: Vec<f32>,
+    judge: Judge,
 }
 
 impl Player {
@@ -44,6 +43,7 @@ impl Player {
             report: Report::default(),
             analysis: Analysis::default(),
             ownership: Vec::new(),
+            judge: Judge::default(),
         }
     }
 
@@ -69,7 +69,7 @@ impl Player {
         &self.analysis
     }
 
-    /// Ownership from the last search or estimate (+1 Black, −1 White), in `Board::points` order;
+    /// Ownership from the last search or judgement (+1 Black, −1 White), in `Board::points` order;
     /// empty before any.
     pub fn ownership(&self) -> &[f32] {
         &self.ownership
@@ -176,7 +176,7 @@ impl Player {
             // The opponent offers to end the game: accept if the position as it stands wins
             // with only the surely dead stones lifted (a disputed group is settled by play, not
             // by hope), once the dame that territory counting wants filled are filled.
-            let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+            let own = self.judged_ownership(game);
             sure_dead = dead::from_ownership(board, &own, SURELY_DEAD);
             let margin = score::count(game, &sure_dead).margin.0 .0;
             let wins = match color {
@@ -339,27 +339,36 @@ impl Player {
         self.search(game, root, Budget::default(), &mut watch);
     }
 
-    /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`
-    /// order, +1 Black, −1 White); kept as the player's current ownership.
-    pub fn estimate_ownership(&mut self, game: &Game, playouts: u64) -> Vec<f32> {
-        let board = game.board();
-        let seed = self.config.seed.unwrap_or(0x5EED) ^ board.hash();
-        let pool = self.runner.pool(self.config.threads);
-        self.ownership = ownership::estimate(&pool, board, game.to_move(), playouts, seed);
+    /// The seed of the judgement's playouts.
+    fn judgement_seed(&self) -> u64 {
+        self.config.seed.unwrap_or(0x5EED)
+    }
+
+    /// The judgement's ownership map of the game's position (without reading its races), kept
+    /// as the player's current ownership.
+    fn judged_ownership(&mut self, game: &Game) -> Vec<f32> {
+        let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
+        self.ownership = self.judge.ownership(game, &pool, seed).to_vec();
         self.ownership.clone()
     }
 
-    /// The stones the player judges dead in the game's position (see [`crate::dead`]), from a
-    /// fresh ownership estimate.
+    /// The judgement of the game's position (see [`super::judgement`]): made once per position,
+    /// its ownership kept as the player's current ownership.
+    pub fn judgement(&mut self, game: &Game) -> &Judgement {
+        let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
+        let judgement = self.judge.judgement(game, &pool, seed);
+        self.ownership.clone_from(&judgement.ownership);
+        judgement
+    }
+
+    /// The stones the player judges dead in the game's position.
     pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
-        let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
-        dead::judge(game, &own)
+        self.judgement(game).dead.clone()
     }
 
     /// The stones the player judges to be in seki (after lifting the dead ones).
     pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
-        let dead = self.dead_stones(game);
-        dead::seki(game.board(), &dead)
+        self.judgement(game).count.seki.clone()
     }
 }
 
