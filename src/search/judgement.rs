@@ -201,3 +201,78 @@ impl Judge {
         self.last.insert(last)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    /// White's C6 D6 E6 and Black's C5 D5 E5 racing with three liberties each: whoever moves
+    /// first captures (see `dead`'s tests).
+    fn race() -> Game {
+        let rows = [
+            ".........",
+            ".XXXXX...",
+            ".X.X.X...",
+            ".XOOOX...",
+            ".OXXXO...",
+            ".O.O.O...",
+            ".OOOOO...",
+            ".........",
+            ".........",
+        ];
+        Game::from_diagram(&rows, Rules::chinese()).unwrap()
+    }
+
+    fn one_thread() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn races_read_in_time_are_the_pure_judgement_and_unread_ones_live() {
+        let g = race();
+        let pool = one_thread();
+        let own = estimate(&g, &pool, 7);
+        let read = dead::judge_reading(&g, &own, |t| {
+            read_races(&g, &pool, t, Duration::from_secs(60))
+        });
+        assert_eq!(read, dead::judge(&g, &own));
+        assert!(read.contains(&g.board().point(2, 3)));
+        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, Duration::ZERO));
+        assert!(!unread.contains(&g.board().point(2, 3)));
+    }
+
+    #[test]
+    fn a_judgement_is_kept_until_the_position_changes() {
+        let mut g = race();
+        let pool = one_thread();
+        let mut cache = Judge::default();
+        let mut seen = Vec::new();
+        // Black to move, White to move after a pass, Black again after the undo, and with
+        // another komi: each kept judgement is the one made afresh for that position.
+        for step in 0..4 {
+            match step {
+                1 => g.play(Color::Black, Move::Pass).map(|_| ()).unwrap(),
+                2 => g.undo().unwrap(),
+                3 => g.set_komi(HalfPoints(1)),
+                _ => {}
+            }
+            let kept = cache.judgement(&g, &pool, 7).clone();
+            let fresh = judge(&g, &pool, 7);
+            assert_eq!(kept.dead, fresh.dead, "step {}", step);
+            assert_eq!(kept.count.margin, fresh.count.margin, "step {}", step);
+            seen.push(kept.count.margin);
+        }
+        // The race goes to the side to move, and komi moves the count.
+        assert_ne!(seen[0], seen[1]);
+        assert_eq!(seen[0], seen[2]);
+        assert_ne!(seen[2], seen[3]);
+        // The same position asked again is the kept judgement; a new position is not.
+        let key = Key::of(&g, 7, 1);
+        assert!(cache.last.as_ref().is_some_and(|l| l.key == key));
+        assert_ne!(key, Key::of(&g, 8, 1));
+    }
+}
