@@ -109,7 +109,7 @@ fn a_score_dialog_on_a_crowded_big_board_answers_in_bounded_time() {
     use tengen::board::{Color, Move};
     use tengen::coords::format_point;
     use tengen::game::Game;
-    use tengen::gtp::client::Client;
+    use tengen::match_play::client::Client;
 
     let size = 25;
     let mut game = Game::new(size, Rules::chinese()).unwrap();
