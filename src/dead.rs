@@ -10,9 +10,11 @@
 //! - capture races read out ([`crate::tactics::semeai`]): a group the playouts are unsure of
 //!   that the side to move captures by force, as it would if play went on, is dead.
 //!
-//! Everything here is a pure function of the position and the map, so that the engine's
-//! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
-//! finished game, come from one judgement. Lists of points are sorted and without repeats.
+//! Everything here is a pure function of the position and the map (the races' reading may be
+//! handed in, [`judge_reading`], so that the caller can spread it over threads and bound it in
+//! time), so that the engine's `final_score`, `final_status_list` and ownership display, and
+//! the match tool's count of a finished game, come from one judgement: the search's
+//! `judgement` makes it once per position. Lists of points are sorted and without repeats.
 
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
@@ -31,9 +33,33 @@ pub const SURELY_DEAD: f32 = 0.8;
 /// the groups the map gives to the opponent beyond [`DEAD`], and the groups the opponent can
 /// capture at once.
 pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
-    let mut dead = from_ownership(game.board(), ownership, DEAD);
+    judge_reading(game, ownership, |targets| {
+        targets
+            .iter()
+            .map(|&p| semeai::captured_by_force(game.board(), p, game.to_move()))
+            .collect()
+    })
+}
+
+/// [`judge`], with the capture races read by `read`: given the groups to read out (a stone of
+/// each, see [`race_targets`]), it answers for each whether the side to move captures it by
+/// force ([`semeai::captured_by_force`]). A group it answers `false` for — read or not — is
+/// not lost, as a fight the reader cannot finish is not; so a reading cut short by time only
+/// leaves groups alive.
+pub fn judge_reading(
+    game: &Game,
+    ownership: &[f32],
+    read: impl FnOnce(&[Point]) -> Vec<bool>,
+) -> Vec<Point> {
+    let board = game.board();
+    let mut dead = from_ownership(board, ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
-    dead.extend(lost_races(game, ownership, &dead));
+    let targets = race_targets(game, ownership, &dead);
+    for (&p, lost) in targets.iter().zip(read(&targets)) {
+        if lost {
+            dead.extend(board.group_stones(p));
+        }
+    }
     dead.sort();
     dead.dedup();
     dead
@@ -92,22 +118,22 @@ fn for_owner(board: &Board, owner: &[f32], p: Point) -> f32 {
     }
 }
 
-/// Groups that the map leaves alive without being sure of them (their owner keeps them in
-/// fewer than 90% of the playouts) and that the side to move captures by force
-/// ([`semeai::captured_by_force`]): the side to move's own groups when they lose their race
-/// even moving first, the other side's when they cannot survive the side to move's attack.
-/// Random playouts decide such a fight by who happens to play the key point first, most of
-/// all when the winner's liberties are an eye space with the loser's stones in it, or when a
-/// group without room for two eyes dies only to the one move that splits it; reading it out
-/// settles it.
-fn lost_races(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+/// The groups whose capture race the judgement reads out, a stone of each: those that the map
+/// leaves alive without being sure of them (their owner keeps them in fewer than 90% of the
+/// playouts), short of liberties, neither among `dead` nor unconditionally alive. Random
+/// playouts decide such a fight by who happens to play the key point first, most of all when
+/// the winner's liberties are an eye space with the loser's stones in it, or when a group
+/// without room for two eyes dies only to the one move that splits it; reading it out settles
+/// it. The groups the playouts think worst of come first (then board order), so that a reading
+/// bounded in time spends it where the count most likely changes.
+pub fn race_targets(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
     let board = game.board();
     let owner = by_point(board, ownership);
     let mut seen = vec![false; CELLS];
     for &p in dead.iter().chain(&unconditionally_alive(board)) {
         seen[p.idx()] = true;
     }
-    let mut lost = Vec::new();
+    let mut targets = Vec::new();
     for p in board.points() {
         if board.color(p).is_none() || seen[p.idx()] {
             continue;
@@ -115,14 +141,14 @@ fn lost_races(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
         for s in board.group_stones(p) {
             seen[s.idx()] = true;
         }
-        if board.liberties(p) <= semeai::MAX_LIBERTIES
-            && for_owner(board, &owner, p) < SURELY_DEAD
-            && semeai::captured_by_force(board, p, game.to_move())
-        {
-            lost.extend(board.group_stones(p));
+        let kept = for_owner(board, &owner, p);
+        if board.liberties(p) <= semeai::MAX_LIBERTIES && kept < SURELY_DEAD {
+            targets.push((kept, p));
         }
     }
-    lost
+    // Stable: equal ownership keeps board order.
+    targets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    targets.into_iter().map(|(_, p)| p).collect()
 }
 
 /// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that

@@ -20,11 +20,14 @@
 //!   the tree kept for the next move;
 //! - [`ownership`]: who owns each point at the end of the playouts;
 //! - [`komi`]: dynamic komi in handicap games;
+//! - [`judgement`]: a finished position judged once — ownership, dead stones, seki, the count —
+//!   bounded in time;
 //! - [`player`]: the decisions around the search — pass, resign, cleanup, dame, analysis,
-//!   pondering, dead stones;
+//!   pondering — and the judgement kept for the position;
 //! - [`time`], [`tree`], [`analysis`]: the clock, the shared tree, what analysis shows.
 
 pub mod analysis;
+pub mod judgement;
 pub mod komi;
 pub mod ownership;
 pub mod player;
@@ -38,6 +41,7 @@ pub mod tree;
 
 use crate::board::Move;
 pub use analysis::{Analysis, MoveFilter, MoveInfo, Watch};
+pub use judgement::Judgement;
 pub use player::Player;
 use std::time::Duration;
 
@@ -75,7 +79,8 @@ impl Default for Config {
 /// time commands).
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 
-/// Playouts to run for an ownership estimate (dead stones, seki, scoring).
+/// Playouts to run for the ownership estimate of a judgement (dead stones, seki, scoring) on
+/// boards up to 19×19 (see [`judgement::ownership_playouts`]).
 pub const OWNERSHIP_PLAYOUTS: u64 = 2000;
 
 /// What the player decides to do.
