@@ -1,14 +1,19 @@
 //! tengen: a Go engine that speaks GTP and plays by Monte Carlo tree search under Japanese,
 //! Chinese or pre-judgement komi rules.
 //!
-//! Modules follow the data's path, lower layers never knowing about higher ones:
-//! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) →
+//! Modules follow the data's path, lower layers never knowing about higher ones (from the
+//! bottom; rooms joined by `·` share a layer and do not import each other; `tests/layers.rs`
+//! checks every `crate::` path against this order):
+//! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) ·
 //! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
-//! prisoners, phase) → `score` (area and territory counting, seki) → `dead` (which stones are
-//! dead at the end, from an ownership map) → `patterns` (move weights learned from game
-//! records) → `perft` (move-tree counting for verification) → `search` (the player) → `sgf`
-//! (game records) → `gtp` (the protocol, and its controller side) → `match_play`
-//! (engine-against-engine games).
+//! prisoners, phase) → `prejudgement` (pre-judgement komi: the predictions, their threshold and
+//! its komi, the record's line) → `perft` (move-tree counting for verification) · `score` (area
+//! and territory counting, seki) → `semeai` (capture races read out) → `dead` (which stones are
+//! dead at the end, from an ownership map) · `patterns` (move weights learned from game records,
+//! as the engine reads them) → `search` (the player) → `sgf` (game records) → the tools at the
+//! top: `gtp` (the protocol, engine side) · `match_play` (engine-against-engine games, with the
+//! controller side of GTP) · `train_patterns` (fitting the pattern weights to game records) ·
+//! `bench` (playout and search speed).
 
 pub mod bench;
 pub mod board;
@@ -19,8 +24,10 @@ pub mod gtp;
 pub mod match_play;
 pub mod patterns;
 pub mod perft;
+pub mod prejudgement;
 pub mod rules;
 pub mod score;
 pub mod search;
 pub mod semeai;
 pub mod sgf;
+pub mod train_patterns;

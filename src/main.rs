@@ -199,7 +199,7 @@ enum Command {
 #[derive(Args)]
 struct TrainPatternsArgs {
     /// Directory of game records (Debian's goban-original-games installs them here).
-    #[arg(long, value_name = "DIR", default_value = tengen::patterns::train::DEFAULT_DATA_DIR)]
+    #[arg(long, value_name = "DIR", default_value = tengen::train_patterns::DEFAULT_DATA_DIR)]
     data: std::path::PathBuf,
     /// Weights file to write (src/patterns/weights.txt is the one built into tengen); without
     /// it, only the figures are printed.
@@ -244,9 +244,10 @@ struct MatchArgs {
     /// [default: 3 × --time + 5, or 120 without --time]
     #[arg(long, value_parser = parse_seconds)]
     move_timeout: Option<f64>,
-    /// Moves after which a game is stopped and counted as it stands [default: 3 × size²]
-    #[arg(long)]
-    max_moves: Option<usize>,
+    /// Moves after which a game is stopped and counted as it stands, 1 or more
+    /// [default: 3 × size²]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_moves: Option<u64>,
     /// Directory for one SGF record per game (created if missing).
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<std::path::PathBuf>,
@@ -319,7 +320,7 @@ fn main() -> ExitCode {
                 rules: m.rules,
                 time: m.time.map(Duration::from_secs_f64),
                 move_timeout: m.move_timeout.map(Duration::from_secs_f64),
-                max_moves: m.max_moves,
+                max_moves: m.max_moves.map(|n| n.min(usize::MAX as u64) as usize),
                 sgf_dir: m.sgf_dir,
                 referee: m.referee,
                 seed: m.seed,
@@ -392,17 +393,17 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::TrainPatterns(args)) => {
-            use tengen::patterns::train;
-            let config = train::RunConfig {
+            use tengen::train_patterns;
+            let config = train_patterns::RunConfig {
                 data_dir: args.data,
                 out: args.out,
                 hold_out_every: args.hold_out_every,
-                train: train::TrainConfig {
+                train: train_patterns::TrainConfig {
                     iterations: args.iterations,
-                    ..train::TrainConfig::default()
+                    ..train_patterns::TrainConfig::default()
                 },
             };
-            if let Err(e) = train::run(&config, &mut std::io::stdout()) {
+            if let Err(e) = train_patterns::run(&config, &mut std::io::stdout()) {
                 eprintln!("tengen train-patterns: {}", e);
                 return ExitCode::FAILURE;
             }

@@ -268,24 +268,6 @@ impl Rules {
     }
 }
 
-/// The pre-judgement threshold from the two stated predictions (第五条): their average as a margin,
-/// and which player (1: the one who placed the first stone, 2: the other) takes White — the one
-/// whose prediction is more favourable to White, player 1 on a tie.
-pub fn prejudgement_threshold(p1: Margin, p2: Margin) -> (Margin, u8) {
-    let sum = (p1.0).0 + (p2.0).0;
-    // Predictions are whole or half numbers, so their average can be a quarter point. Board
-    // margins are whole numbers, and a quarter threshold decides every one of them exactly as the
-    // half point between the same two whole numbers does (neither can be met with equality), so
-    // such an average is kept as that half point: exact for every outcome, and printable by GTP.
-    let mut halves = sum.div_euclid(2);
-    if sum % 2 != 0 && halves % 2 == 0 {
-        halves += 1;
-    }
-    let avg = HalfPoints(halves);
-    let white = if (p2.0).0 < (p1.0).0 { 2 } else { 1 };
-    (Margin(avg), white)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,21 +312,5 @@ mod tests {
         assert_eq!(p.opening_color(4), None);
         assert!(!j.seki_eyes_count() && c.seki_eyes_count());
         assert_eq!(Rules::by_name("Chinese"), Some(c));
-    }
-
-    #[test]
-    fn seed_prejudgement_examples() {
-        let m = |s| Margin::parse(s).unwrap();
-        // W+7 and W+6: threshold W+6.5, White goes to the player who said W+7 (player 1).
-        assert_eq!(prejudgement_threshold(m("W+7"), m("W+6")), (m("W+6.5"), 1));
-        // W+7 and B+6: threshold W+0.5.
-        assert_eq!(prejudgement_threshold(m("W+7"), m("B+6")).0, m("W+0.5"));
-        // Equal predictions: player 1 takes White.
-        assert_eq!(prejudgement_threshold(m("W+7"), m("W+7")), (m("W+7"), 1));
-        assert_eq!(prejudgement_threshold(m("B+1"), m("W+2")).1, 2);
-        // Quarter averages become the half point that decides whole margins the same way.
-        assert_eq!(prejudgement_threshold(m("W+7"), m("B+2.5")).0, m("W+2.5"));
-        assert_eq!(prejudgement_threshold(m("W+3"), m("W+2.5")).0, m("W+2.5"));
-        assert_eq!(prejudgement_threshold(m("B+3"), m("B+2.5")).0, m("B+2.5"));
     }
 }

@@ -20,7 +20,8 @@
 
 use crate::board::{Board, Color, Move, Point, Removal};
 use crate::game::Game;
-use crate::rules::{prejudgement_threshold, HalfPoints, Margin, Rules};
+use crate::prejudgement::Predictions;
+use crate::rules::{HalfPoints, Rules};
 use std::fmt;
 
 /// Why a record could not be read.
@@ -452,7 +453,7 @@ pub struct Loaded {
     /// Whether the record gave its komi (`KM`); without it the game has the rules' usual komi.
     pub komi_given: bool,
     /// The pre-judgement predictions the root comment states ([`predictions`]).
-    pub predictions: Option<(Margin, Margin)>,
+    pub predictions: Option<Predictions>,
 }
 
 /// A colour as `PL` writes it: `B`/`W` (any case, or the whole word), or FF[1]'s `1`/`2`.
@@ -623,44 +624,20 @@ pub struct Info {
     pub result: Option<String>,
     /// A comment on the root node.
     pub comment: Option<String>,
-    /// The pre-judgement predictions (from the player who placed the first stone, then the
-    /// other), written as the first line of the root comment with the threshold they set.
-    pub predictions: Option<(Margin, Margin)>,
+    /// The pre-judgement predictions, written as the first line of the root comment with the
+    /// threshold they set.
+    pub predictions: Option<Predictions>,
 }
 
-/// How the root comment's line on the pre-judgement predictions starts.
-const PREDICTIONS_TAG: &str = "prejudgement predictions ";
-
-/// The root comment line recording pre-judgement predictions:
-/// `prejudgement predictions P1 P2 threshold T`, all as GTP scores.
-fn predictions_line(first: Margin, second: Margin) -> String {
-    let (threshold, _) = prejudgement_threshold(first, second);
-    format!(
-        "{}{} {} threshold {}",
-        PREDICTIONS_TAG, first, second, threshold
-    )
-}
-
-/// The pre-judgement predictions a record states in its root comment, if any. A line whose
-/// threshold does not follow from its predictions is not trusted and gives nothing.
-pub fn predictions(text: &str) -> Option<(Margin, Margin)> {
+/// The pre-judgement predictions a record states in its root comment, if any (see
+/// [`Predictions::from_comment`]).
+pub fn predictions(text: &str) -> Option<Predictions> {
     predictions_of(&main_line(text).ok()?.nodes)
 }
 
 /// [`predictions`] from the record's nodes.
-fn predictions_of(nodes: &[Node]) -> Option<(Margin, Margin)> {
-    let comment = nodes.first()?.first("C")?;
-    comment.lines().find_map(|line| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let [tag1, tag2, p1, p2, "threshold", t] = words.as_slice() else {
-            return None;
-        };
-        if format!("{} {} ", tag1, tag2) != PREDICTIONS_TAG {
-            return None;
-        }
-        let (first, second) = (Margin::parse(p1)?, Margin::parse(p2)?);
-        (prejudgement_threshold(first, second).0 == Margin::parse(t)?).then_some((first, second))
-    })
+fn predictions_of(nodes: &[Node]) -> Option<Predictions> {
+    Predictions::from_comment(nodes.first()?.first("C")?)
 }
 
 /// A property value with `]` and `\` escaped.
@@ -700,8 +677,8 @@ pub fn write(game: &Game, info: &Info) -> String {
     );
     let comment = match (info.predictions, &info.comment) {
         (None, c) => c.clone(),
-        (Some((p1, p2)), None) => Some(predictions_line(p1, p2)),
-        (Some((p1, p2)), Some(c)) => Some(format!("{}\n{}", predictions_line(p1, p2), c)),
+        (Some(p), None) => Some(p.comment_line()),
+        (Some(p), Some(c)) => Some(format!("{}\n{}", p.comment_line(), c)),
     };
     for (id, value) in [
         ("PB", &info.black),
@@ -762,6 +739,7 @@ pub fn write(game: &Game, info: &Info) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Margin;
 
     #[test]
     fn main_line_takes_first_variations() {
@@ -1037,16 +1015,20 @@ mod tests {
         }
         g.play_with(Color::Black, at(0, 3), Removal::Own).unwrap();
         let m = |s| Margin::parse(s).unwrap();
+        let stated = Predictions {
+            first: m("W+7"),
+            second: m("W+6"),
+        };
         g.set_komi(HalfPoints(-13));
         let info = Info {
-            predictions: Some((m("W+7"), m("W+6"))),
+            predictions: Some(stated),
             comment: Some("second line".into()),
             ..Info::default()
         };
         let text = write(&g, &info);
         assert!(text.contains("C[prejudgement predictions W+7 W+6 threshold W+6.5\nsecond line]"));
         assert!(text.contains(";B[ad]RM[own]"));
-        assert_eq!(predictions(&text), Some((m("W+7"), m("W+6"))));
+        assert_eq!(predictions(&text), Some(stated));
         let back = load(&text, Rules::chinese(), None).unwrap();
         assert_eq!(back.board(), g.board());
         assert_eq!(back.komi(), HalfPoints(-13));

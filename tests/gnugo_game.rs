@@ -16,7 +16,7 @@ use std::time::Duration;
 use tengen::board::{Board, Color, Move};
 use tengen::coords::{format_move, parse_vertex};
 use tengen::game::Game;
-use tengen::gtp::client::Client;
+use tengen::match_play::client::Client;
 use tengen::rules::{HalfPoints, Margin, Rules};
 
 const GNUGO: &str = "/usr/games/gnugo";

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tengen::gtp::client::{Client, ClientError};
+use tengen::match_play::client::{Client, ClientError};
 
 /// The engine's command line for every script: one thread, a fixed seed and playout budget, no
 /// resigning (so a genmove test always gets a move).

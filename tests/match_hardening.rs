@@ -2,8 +2,9 @@
 //! output forfeits with bounded memory; an engine that cannot start in a later game forfeits
 //! and a record that cannot be written is reported, the match going on to its summary; records
 //! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
-//! games and prints the summary. The engines are small sh scripts written to a temporary
-//! directory.
+//! games and prints the summary; a move limit of zero is refused before any game; a flood of
+//! long stray lines is logged as bounded prefixes. The engines are small sh scripts written to a
+//! temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -287,5 +288,62 @@ fn sigint_stops_a_hung_engine_and_prints_the_summary() {
         "{}",
         second
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_move_limit_of_zero_is_refused() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-max-moves");
+    let passer = engine(&dir, "passer", "", PASS);
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &passer, "--white", &passer])
+        .args(["--games", "1", "--size", "5", "--max-moves", "0"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Refused before any game: a limit of no moves would count every game from the empty board.
+    assert!(!out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(game_lines(&stdout).is_empty(), "{}", stdout);
+    assert!(stderr.contains("--max-moves"), "{}", stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stray_lines_are_logged_as_a_bounded_prefix() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-stray");
+    // Ten stray lines of 100,000 bytes at start-up (below the 1 MiB line cap), then a passer.
+    let chatty = engine(
+        &dir,
+        "chatty",
+        "for i in 1 2 3 4 5 6 7 8 9 10; do head -c 100000 /dev/zero | tr '\\000' x; echo; done",
+        PASS,
+    );
+    let passer = engine(&dir, "passer", "", PASS);
+    let out = run_match(&chatty, &passer, 1, None);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(game_lines(&stdout)[0].contains("two passes"), "{}", stdout);
+    let stray: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("stray output line"))
+        .collect();
+    assert_eq!(stray.len(), 10, "{}", &stderr[..stderr.len().min(2000)]);
+    for line in &stray {
+        assert!(
+            line.len() < 400,
+            "a stray line logged in full: {} bytes",
+            line.len()
+        );
+        assert!(line.contains("100000 bytes"), "{}", line);
+        assert!(line.contains(&"x".repeat(200)), "{}", line);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,9 +37,10 @@ fn two_tengen_engines_play_a_prejudgement_game() {
         let sgf = std::fs::read_to_string(dir.join(format!("game-{:03}.sgf", n + 1))).unwrap();
         let game = tengen::sgf::load(&sgf, Rules::chinese(), None).unwrap();
         assert_eq!(game.rules().name, "prejudgement");
-        let (p1, p2) = tengen::sgf::predictions(&sgf).expect("predictions in the record");
-        let (threshold, white) = tengen::rules::prejudgement_threshold(p1, p2);
-        assert_eq!(game.komi(), threshold.0, "{}", sgf);
+        let predictions = tengen::sgf::predictions(&sgf).expect("predictions in the record");
+        let threshold = predictions.threshold();
+        let white = threshold.white;
+        assert_eq!(game.komi(), threshold.komi, "{}", sgf);
         // The first mover (A in odd games) placed stones 1 and 4; colours follow the predictions.
         let a_first = n % 2 == 0;
         let a_white = a_first == (white == 1);

@@ -10,7 +10,8 @@
 
 use tengen::board::{Board, BoardError, Color, Move, Outcome, Point, Removal};
 use tengen::game::{Game, GameError};
-use tengen::rules::{prejudgement_threshold, HalfPoints, Margin, Rules};
+use tengen::prejudgement::Predictions;
+use tengen::rules::{HalfPoints, Margin, Rules};
 use tengen::score::{self, Count, Owner};
 
 const B: Color = Color::Black;
@@ -983,17 +984,21 @@ fn seed_prejudgement_thresholds() {
     let w6 = Margin(HalfPoints::points(-6));
     let b6 = Margin(HalfPoints::points(6));
 
-    let (t, white) = prejudgement_threshold(w7, w6);
-    assert_eq!(t.to_string(), "W+6.5");
-    assert_eq!(t, margin("W+6.5"));
+    let threshold = |first, second| Predictions { first, second }.threshold();
+    let t = threshold(w7, w6);
+    assert_eq!(t.margin.to_string(), "W+6.5");
+    assert_eq!(t.margin, margin("W+6.5"));
     assert_eq!(
-        white, 1,
+        t.white, 1,
         "the W+7 predictor rates White higher and takes White"
     );
-    assert_eq!(prejudgement_threshold(w7, b6).0.to_string(), "W+0.5");
-    let (t7, white7) = prejudgement_threshold(w7, w7);
-    assert_eq!(t7.to_string(), "W+7");
-    assert_eq!(white7, 1, "equal predictions: the first mover takes White");
+    assert_eq!(threshold(w7, b6).margin.to_string(), "W+0.5");
+    let t7 = threshold(w7, w7);
+    assert_eq!(t7.margin.to_string(), "W+7");
+    assert_eq!(
+        t7.white, 1,
+        "equal predictions: the first mover takes White"
+    );
 
     // White's area 184, Black's 177: the board says W+7.
     let board = split_board(177);
@@ -1003,13 +1008,9 @@ fn seed_prejudgement_thresholds() {
     assert_eq!((raw.black, raw.white), (177, 184));
     assert_eq!(raw.margin, w7);
 
-    for (threshold, want) in [
-        (t, "W+0.5"),
-        (prejudgement_threshold(w7, b6).0, "W+6.5"),
-        (t7, "0"),
-    ] {
-        g.set_komi(-threshold.for_white());
+    for (t, want) in [(t, "W+0.5"), (threshold(w7, b6), "W+6.5"), (t7, "0")] {
+        g.set_komi(t.komi);
         let c = score::count(&g, &[]);
-        assert_eq!(c.margin.to_string(), want, "threshold {threshold}");
+        assert_eq!(c.margin.to_string(), want, "threshold {}", t.margin);
     }
 }

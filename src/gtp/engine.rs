@@ -7,9 +7,10 @@
 //! something else. A replaced or cleared game also stops pondering until the player moves again.
 
 use super::wire::{preprocess, Input, Stream};
-use super::{find, prejudgement, scoring, Options, Refusal, Reply, Run};
+use super::{find, scoring, Options, Refusal, Reply, Run};
 use crate::board::{Color, Move, Removal};
 use crate::game::{Game, GameError};
+use crate::prejudgement::Prejudgement;
 use crate::rules::{HalfPoints, Rules};
 use crate::search::Player;
 use std::io::{self, Write};
@@ -26,7 +27,7 @@ pub struct Engine {
     pub(super) resigned: Option<Color>,
     /// The pre-judgement predictions stated by `tengen-prejudgement` (or read from an SGF
     /// record), for the game record; they count only while they still describe the game.
-    pub(super) predictions: Option<prejudgement::Predictions>,
+    pub(super) predictions: Option<Prejudgement>,
     pub(super) quit: bool,
     /// What the reader thread says of the input that arrived during the running command.
     pub(super) input: Arc<Input>,

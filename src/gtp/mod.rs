@@ -21,7 +21,6 @@
 
 mod admin;
 mod analyze;
-pub mod client;
 mod debug;
 mod engine;
 mod gogui;

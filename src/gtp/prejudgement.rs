@@ -1,72 +1,24 @@
-//! Pre-judgement komi (RULES.md, "Pre-judgement komi in an engine"): the engine's own prediction
-//! (`tengen-prejudge`), the threshold from the two stated predictions (`tengen-prejudgement`),
-//! and moves with the mover's choice of removal in a mutual capture (`tengen-play`).
+//! The pre-judgement commands (RULES.md, "Pre-judgement komi in an engine"): the engine's own
+//! prediction (`tengen-prejudge`), the threshold from the two stated predictions
+//! (`tengen-prejudgement`), and moves with the mover's choice of removal in a mutual capture
+//! (`tengen-play`).
 //!
-//! The threshold lives in the game as its komi (a komi of −t, t being White's margin), so
-//! `final_score`, the search and the SGF `KM` all see it without knowing about predictions. The
-//! predictions themselves are kept next to the game only for the record (SGF root comment), and
-//! only while the game still starts with the opening they were made for.
+//! The threshold and its komi are [`crate::prejudgement`]'s; the engine keeps the predictions
+//! next to the game only for the record (SGF root comment), and only while the game still starts
+//! with the opening they were made for.
 
 use super::{moves, Answer, Engine};
 use crate::board::{Move, Removal};
-use crate::game::{Game, GameError, PlayedMove};
-use crate::rules::{prejudgement_threshold, HalfPoints, Margin};
+use crate::game::{Game, GameError};
+use crate::prejudgement::{Predictions, Prejudgement};
+use crate::rules::{HalfPoints, Margin};
 
 /// Playouts for the engine's prediction when the command line set no playout budget: enough for
 /// a stable mean margin on 19×19 in a couple of seconds, far more than enough on small boards.
 pub const PREDICTION_PLAYOUTS: u64 = 3000;
 
-/// The two stated predictions and the opening they judged.
-#[derive(Clone, Debug)]
-pub struct Predictions {
-    /// From the player who placed the first stone.
-    pub first: Margin,
-    /// From the other player.
-    pub second: Margin,
-    /// The opening placements the predictions were made after: if the record no longer starts
-    /// with them (undo into the opening, a new game), the predictions no longer describe it.
-    opening: Vec<PlayedMove>,
-}
-
-impl Predictions {
-    pub fn new(game: &Game, first: Margin, second: Margin) -> Predictions {
-        Predictions {
-            first,
-            second,
-            opening: opening_of(game),
-        }
-    }
-
-    /// The threshold as a margin for Black, and which player (1 or 2) takes White.
-    pub fn threshold(&self) -> (Margin, u8) {
-        prejudgement_threshold(self.first, self.second)
-    }
-
-    /// Whether these predictions still set the komi of `game`: pre-judgement rules, the opening
-    /// over and the same one they were made after, and the komi still the threshold's.
-    pub fn describe(&self, game: &Game) -> bool {
-        game.rules().komi_from_predictions
-            && !game.in_opening()
-            && opening_of(game) == self.opening
-            && game.komi() == komi_of(self.threshold().0)
-    }
-}
-
-/// The opening placements of the record.
-fn opening_of(game: &Game) -> Vec<PlayedMove> {
-    game.moves()
-        .take(game.opening_placements() as usize)
-        .collect()
-}
-
-/// The GTP komi of a threshold: the threshold is White's margin t, and komi is added to White's
-/// margin, so the komi is −t, which is the threshold read as Black's margin.
-pub fn komi_of(threshold: Margin) -> HalfPoints {
-    threshold.0
-}
-
 /// The predictions of the engine's game, when they still describe it.
-pub fn current(engine: &Engine) -> Option<&Predictions> {
+pub fn current(engine: &Engine) -> Option<&Prejudgement> {
     engine
         .predictions
         .as_ref()
@@ -124,16 +76,16 @@ pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
 /// who placed the first stone) as the komi, and answers `T N`: the threshold as a score and the
 /// player (1 or 2) who takes White.
 pub fn prejudgement(engine: &mut Engine, args: &[&str]) -> Answer {
-    let first = parse_prediction(args[0])?;
-    let second = parse_prediction(args[1])?;
+    let predictions = Predictions {
+        first: parse_prediction(args[0])?,
+        second: parse_prediction(args[1])?,
+    };
     check_after_opening(engine.game())?;
-    let predictions = Predictions::new(engine.game(), first, second);
-    let (threshold, white) = predictions.threshold();
-    let komi = komi_of(threshold);
-    engine.set_komi(komi);
+    let threshold = predictions.threshold();
+    engine.set_komi(threshold.komi);
     engine.komi_chosen = true;
-    engine.predictions = Some(predictions);
-    Ok(format!("{} {}", threshold, white))
+    engine.predictions = Some(Prejudgement::new(engine.game(), predictions));
+    Ok(format!("{} {}", threshold.margin, threshold.white))
 }
 
 /// `tengen-play COLOR VERTEX self|opponent`: `play`, with the mover's choice of whose stones go

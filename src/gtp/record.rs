@@ -1,6 +1,7 @@
 //! Game records: `loadsgf` and `printsgf`.
 
 use super::{parse_uint, prejudgement, Answer, Engine};
+use crate::prejudgement::Prejudgement;
 use crate::sgf;
 use std::io::Read;
 
@@ -32,7 +33,7 @@ pub fn loadsgf(engine: &mut Engine, args: &[&str]) -> Answer {
     let game = loaded.game;
     let predictions = loaded
         .predictions
-        .map(|(first, second)| prejudgement::Predictions::new(&game, first, second))
+        .map(|p| Prejudgement::new(&game, p))
         .filter(|p| p.describe(&game));
     engine.replace_game(game);
     engine.predictions = predictions;
@@ -142,7 +143,7 @@ fn write_record(path: &str, text: &str) -> Result<(), String> {
 pub fn printsgf(engine: &mut Engine, args: &[&str]) -> Answer {
     let info = sgf::Info {
         result: engine.result(),
-        predictions: prejudgement::current(engine).map(|p| (p.first, p.second)),
+        predictions: prejudgement::current(engine).map(|p| p.predictions),
         ..sgf::Info::default()
     };
     let text = sgf::write(engine.game(), &info);

@@ -7,18 +7,19 @@
 //! pass — and its strength is the product of one weight ("gamma") per feature value, as in the
 //! generalized Bradley–Terry model of Coulom's "Computing Elo Ratings of Move Patterns in the Game
 //! of Go" (2007). The probability of a move is its strength divided by the sum over all legal
-//! moves. [`train`] fits the gammas by minorization–maximization; the result is the plain-text
-//! `weights.txt` next to this file, embedded in the binary and parsed once by [`Patterns::load`].
+//! moves. `tengen train-patterns` (the `train_patterns` tool) fits the gammas by
+//! minorization–maximization; the result is the plain-text `weights.txt` next to this file,
+//! embedded in the binary and parsed once by [`Patterns::load`].
 //! Rebuild it from the repository root with
 //! `cargo run --release -- train-patterns --out src/patterns/weights.txt`.
 //!
 //! Invariants: every gamma is finite and positive; a shape not in the table (too rare in the
 //! training data to earn a weight of its own) gets the shared weight of rare shapes.
 //!
-//! Sits below the search: reads `board`, `game` and `sgf`, never `search` or `gtp`.
+//! Sits below the search and holds only what the engine needs at run time (the features, the
+//! weights, the gammas); the training, which reads game records, is a tool at the top.
 
 pub mod features;
-pub mod train;
 
 use crate::board::{Board, Color, Move, Point};
 use features::{MoveFeatures, GROUPS, GROUP_COUNT, MAX_VALUES, NONE};
@@ -289,9 +290,7 @@ fn parse_shape_digits(s: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::features::{move_features, shape_code, CAPTURE, LAST};
-    use super::train::{evaluate, train, TrainConfig, TrainingGame};
     use super::*;
-    use crate::game::PlayedMove;
 
     fn board_with(size: usize, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
         let mut b = Board::new(size).unwrap();
@@ -504,78 +503,5 @@ mod tests {
         ] {
             assert!(Patterns::parse(bad).is_err(), "{}", bad);
         }
-    }
-
-    /// Games on 9×9 whose moves follow a hidden rule: a point next to the last move is 30 times
-    /// as likely as any other legal point.
-    fn synthetic_games(n: usize, seed: u64) -> Vec<TrainingGame> {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        (0..n)
-            .map(|i| {
-                let start = Board::new(9).unwrap();
-                let mut b = start.clone();
-                let mut moves = Vec::new();
-                let mut color = Color::Black;
-                for _ in 0..50 {
-                    let last = match b.last_moves().0 {
-                        Move::Play(l) => Some(l),
-                        Move::Pass => None,
-                    };
-                    let legal: Vec<Point> = b
-                        .empty_points()
-                        .iter()
-                        .copied()
-                        .filter(|&q| b.is_legal(q, color))
-                        .collect();
-                    let weight = |q: Point| match last {
-                        Some(l) if b.neighbours(l).contains(&q) => 30.0,
-                        _ => 1.0,
-                    };
-                    let total: f64 = legal.iter().map(|&q| weight(q)).sum();
-                    let mut r = rng.f64() * total;
-                    let mut chosen = legal[legal.len() - 1];
-                    for &q in &legal {
-                        r -= weight(q);
-                        if r <= 0.0 {
-                            chosen = q;
-                            break;
-                        }
-                    }
-                    b.play(chosen, color);
-                    moves.push(PlayedMove {
-                        color,
-                        mv: Move::Play(chosen),
-                    });
-                    color = color.opponent();
-                }
-                TrainingGame {
-                    name: format!("synthetic {}", i),
-                    start,
-                    moves,
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn training_beats_uniform_on_held_out_synthetic_games() {
-        let training = synthetic_games(40, 1);
-        let held_out = synthetic_games(10, 2);
-        let config = TrainConfig {
-            iterations: 8,
-            ..TrainConfig::default()
-        };
-        let (p, report) = train(&training, &config);
-        assert!(report.positions > 1900);
-        // Each sweep raises the training likelihood (MM never lowers it).
-        for w in report.log_likelihood.windows(2) {
-            assert!(w[1] >= w[0] - 1e-9, "{:?}", report.log_likelihood);
-        }
-        let untrained = evaluate(&Patterns::uniform(), &held_out);
-        let e = evaluate(&p, &held_out);
-        assert!((untrained.log_likelihood - untrained.uniform_log_likelihood).abs() < 1e-9);
-        assert!(e.log_likelihood > e.uniform_log_likelihood + 0.5, "{:?}", e);
-        // The rule was learned: next to the last move beats far from it.
-        assert!(p.group_gamma(LAST, 0) > 5.0 * p.group_gamma(LAST, 10));
     }
 }

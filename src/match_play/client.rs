@@ -64,6 +64,19 @@ struct Answer {
 /// Stray lines logged between two responses.
 const MAX_STRAY_LOGGED: usize = 10;
 
+/// The characters of a stray line the log shows: a line may be up to [`MAX_LINE`] long, and ten
+/// of those in full would bury the log.
+const STRAY_SHOWN: usize = 200;
+
+/// A stray line as logged: whole when short, else its first [`STRAY_SHOWN`] characters and its
+/// length in bytes.
+fn stray_shown(line: &str, bytes: usize) -> String {
+    match line.char_indices().nth(STRAY_SHOWN) {
+        None => line.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &line[..cut], bytes),
+    }
+}
+
 /// What the reader thread passes on: a response, or the flood that made it stop reading.
 type Reading = Result<Answer, String>;
 
@@ -230,7 +243,11 @@ fn read_answers_capped(
                         // A few are shown; a flood of them would only bury the log.
                         stray += 1;
                         if stray <= MAX_STRAY_LOGGED {
-                            log::warn!("{}: stray output line: {}", label, line);
+                            log::warn!(
+                                "{}: stray output line: {}",
+                                label,
+                                stray_shown(&line, raw.len())
+                            );
                         } else if stray == MAX_STRAY_LOGGED + 1 {
                             log::warn!("{}: more stray output lines, not shown", label);
                         }
@@ -455,6 +472,19 @@ mod tests {
             (Some(2), Err("bad".into()))
         );
         assert_eq!((a[2].id, a[2].response.clone()), (None, Ok(String::new())));
+    }
+
+    #[test]
+    fn a_long_stray_line_is_shown_as_a_prefix_and_its_length() {
+        assert_eq!(stray_shown("hello", 5), "hello");
+        let exact = "y".repeat(STRAY_SHOWN);
+        assert_eq!(stray_shown(&exact, exact.len()), exact);
+        let long = "é".repeat(100_000);
+        let shown = stray_shown(&long, long.len());
+        assert_eq!(
+            shown,
+            format!("{}… (200000 bytes in all)", "é".repeat(STRAY_SHOWN))
+        );
     }
 
     #[test]

@@ -1,0 +1,69 @@
+//! The count of a game that ends on the board: tengen's own (its scorer with its dead-stone
+//! judgement) and the referee's `final_score`, the referee's deciding when it gives one; and the
+//! result of a game decided otherwise (resignation, forfeit, time, no result).
+
+use super::game::{ask, failure_text, End, Table};
+use super::judge::judge_dead;
+use super::MatchConfig;
+use crate::board::Color;
+use crate::rules::Margin;
+use crate::score;
+
+/// The decision of a finished game, before it is written down.
+pub(super) struct Outcome {
+    pub(super) winner: Option<Color>,
+    pub(super) result: String,
+    pub(super) reason: String,
+    pub(super) tengen_score: Option<Margin>,
+    pub(super) referee_score: Option<Result<Margin, String>>,
+}
+
+impl Table {
+    /// The result of a finished game: for a game that ends on the board, tengen's count with
+    /// its dead-stone judgement and the referee's `final_score`, the referee's deciding when it
+    /// has one.
+    pub(super) fn count(&mut self, config: &MatchConfig, end: End) -> Outcome {
+        let mut tengen_score = None;
+        let mut referee_score = None;
+        let (winner, result, reason) = match end {
+            End::Count(why) => {
+                let dead = judge_dead(&self.game, config.seed);
+                let ours = score::count(&self.game, &dead).margin;
+                tengen_score = Some(ours);
+                if let (None, Some(e)) = (&self.referee, &self.referee_error) {
+                    referee_score = Some(Err(e.clone()));
+                }
+                if let Some(r) = self.referee.as_mut() {
+                    referee_score = Some(match &self.referee_error {
+                        Some(e) => Err(e.clone()),
+                        None => match ask(r, "final_score", config.setup_timeout()) {
+                            Ok(text) => Margin::parse(&text)
+                                .ok_or_else(|| format!("final_score answered '{}'", text)),
+                            Err(e) => Err(failure_text(&e)),
+                        },
+                    });
+                }
+                let decisive = match &referee_score {
+                    Some(Ok(m)) => *m,
+                    _ => ours,
+                };
+                let winner = match decisive.0 .0 {
+                    x if x > 0 => Some(Color::Black),
+                    x if x < 0 => Some(Color::White),
+                    _ => None,
+                };
+                (winner, decisive.to_string(), why)
+            }
+            End::Win(c, how, why) => (Some(c), format!("{}+{}", c.letter(), how), why),
+            End::NoResult(why) => (None, "?".to_string(), why),
+            End::Interrupted => (None, "?".to_string(), "interrupted".to_string()),
+        };
+        Outcome {
+            winner,
+            result,
+            reason,
+            tengen_score,
+            referee_score,
+        }
+    }
+}

@@ -1,0 +1,605 @@
+//! One game of a match: the engines started afresh and set up, the turns (each mover's
+//! `genmove` checked against tengen's authoritative record and passed on to the other engine and
+//! the referee), the pre-judgement opening and predictions, and how the game ends.
+
+use super::client::{Client, ClientError, Response};
+use super::count::Outcome;
+use super::records::Records;
+use super::signals::{stop_requested, STOP};
+use super::stats::GameResult;
+use super::MatchConfig;
+use crate::board::Color;
+use crate::coords::{format_move, parse_vertex};
+use crate::game::Game;
+use crate::prejudgement::Predictions;
+use crate::rules::Margin;
+use crate::sgf;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A running engine of one game, with what it said about itself.
+pub(super) struct Seat {
+    client: Client,
+    /// `name version`, for records and messages.
+    title: String,
+    commands: Vec<String>,
+}
+
+impl Seat {
+    fn lists(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+}
+
+/// How a seat failed during a game.
+pub(super) enum Failure {
+    /// No answer in time, or the process ended: the engine loses.
+    Lost(ClientError),
+    /// An answer that makes the game impossible to continue (e.g. `boardsize` refused).
+    Refused(String),
+}
+
+pub(super) fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<String, Failure> {
+    match seat.client.send(command, deadline) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(msg)) => Err(Failure::Refused(format!(
+            "{} answered '{}' with '? {}'",
+            seat.title, command, msg
+        ))),
+        Err(e) => Err(Failure::Lost(e)),
+    }
+}
+
+/// Starts an engine and learns its name and commands.
+fn start(command_line: &str, config: &MatchConfig) -> Result<Seat, String> {
+    let show = log::log_enabled!(log::Level::Debug);
+    let mut client =
+        Client::spawn(command_line, show).map_err(|e| format!("{}: {}", command_line, e))?;
+    client.stop_when(&STOP);
+    let deadline = config.setup_timeout();
+    let mut get = |cmd: &str| -> Result<Response, String> {
+        client
+            .send(cmd, deadline)
+            .map_err(|e| format!("{}: {}: {}", command_line, cmd, e))
+    };
+    let name = get("name")?.unwrap_or_default();
+    let version = get("version")?.unwrap_or_default();
+    let commands: Vec<String> = get("list_commands")?
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    let title = match (name.trim(), version.trim()) {
+        ("", _) => client.label.clone(),
+        (n, "") => n.to_string(),
+        (n, v) => format!("{} {}", n, v),
+    };
+    Ok(Seat {
+        client,
+        title,
+        commands,
+    })
+}
+
+/// Sets a seat up for a new game: board, komi, rules and time as far as it lists them.
+fn prepare(seat: &mut Seat, config: &MatchConfig) -> Result<(), Failure> {
+    let d = config.setup_timeout();
+    ask(seat, &format!("boardsize {}", config.size), d)?;
+    ask(seat, "clear_board", d)?;
+    if seat.lists("komi") {
+        ask(seat, &format!("komi {}", config.komi), d)?;
+    }
+    if seat.lists("tengen-rules") {
+        ask(seat, &format!("tengen-rules {}", config.rules.name), d)?;
+    } else if seat.lists("kgs-rules") {
+        ask(seat, &format!("kgs-rules {}", config.rules.name), d)?;
+    }
+    if let Some(t) = config.time {
+        if seat.lists("time_settings") {
+            let secs = t.as_secs_f64().ceil().max(1.0) as u64;
+            ask(seat, &format!("time_settings 0 {} 1", secs), d)?;
+        }
+    }
+    Ok(())
+}
+
+/// The commands an engine needs for pre-judgement games.
+const PREJUDGEMENT_COMMANDS: [&str; 2] = ["tengen-prejudge", "tengen-prejudgement"];
+
+/// The colour whose seat has this index.
+fn seat_color(index: usize) -> Color {
+    if index == Color::Black.index() {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The seat asked for the next move. Seats are indexed by colour, except in the pre-judgement
+/// opening, where colours are not yet known: the first mover (in the first player's seat until
+/// the predictions decide) places the first and last opening stones, the other engine those in
+/// between, so each places stones of both colours.
+fn mover_seat(game: &Game) -> usize {
+    let rules = game.rules();
+    if !game.in_opening() {
+        return game.to_move().index();
+    }
+    let first = rules.first_player.index();
+    let k = game.move_number();
+    if k == 0 || k + 1 == rules.opening_placements as usize {
+        first
+    } else {
+        1 - first
+    }
+}
+
+/// The two predictions after the pre-judgement opening, first mover's first, each engine told
+/// both. A seat that fails or answers something other than a score loses (`Err`).
+fn settle_predictions(
+    seats: &mut [Seat; 2],
+    first: usize,
+    deadline: Duration,
+) -> Result<Predictions, End> {
+    let loses = |seat: usize, why: String| End::Win(seat_color(1 - seat), "F", why);
+    let mut predictions = [Margin::default(); 2];
+    for (i, seat) in [first, 1 - first].into_iter().enumerate() {
+        let text = ask(&mut seats[seat], "tengen-prejudge", deadline)
+            .map_err(|e| loses(seat, failure_text(&e)))?;
+        predictions[i] = Margin::parse(&text).ok_or_else(|| {
+            loses(
+                seat,
+                format!(
+                    "{} answered tengen-prejudge with '{}', not a score",
+                    seats[seat].title,
+                    text.trim()
+                ),
+            )
+        })?;
+    }
+    let command = format!("tengen-prejudgement {} {}", predictions[0], predictions[1]);
+    for seat in [first, 1 - first] {
+        ask(&mut seats[seat], &command, deadline).map_err(|e| loses(seat, failure_text(&e)))?;
+    }
+    Ok(Predictions {
+        first: predictions[0],
+        second: predictions[1],
+    })
+}
+
+/// A game's end before counting.
+pub(super) enum End {
+    /// Two passes or the move limit: count the board.
+    Count(String),
+    /// A decided game: the winner, the SGF result letter after `+`, and why.
+    Win(Color, &'static str, String),
+    /// No result.
+    NoResult(String),
+    /// The match was stopped by a signal: no result, and the game is not counted.
+    Interrupted,
+}
+
+/// Why a game was not played.
+enum Unplayed {
+    /// The match cannot be played as configured (found in its first game).
+    Config(String),
+    /// A game without moves: the winner (a forfeit), or none, and why.
+    Void(Option<Color>, String),
+}
+
+/// Engine A's colour in game `number` (its seat's, under pre-judgement rules, until the
+/// predictions settle it).
+fn a_color_of(config: &MatchConfig, number: usize) -> Color {
+    let first_player = config.rules.first_player;
+    if number % 2 == 1 {
+        first_player
+    } else {
+        first_player.opponent()
+    }
+}
+
+/// One game in progress: the two engines, the referee, and tengen's authoritative record.
+pub(super) struct Table {
+    number: usize,
+    /// Seats by colour (`Color::index`); in the pre-judgement opening the first player's seat
+    /// holds the first mover until the predictions give the colours.
+    seats: [Seat; 2],
+    pub(super) referee: Option<Seat>,
+    /// Why the referee stopped following the game, once it has.
+    pub(super) referee_error: Option<String>,
+    pub(super) game: Game,
+    /// Engine A's colour (its seat's, until the pre-judgement predictions settle it).
+    a_color: Color,
+    /// Pre-judgement games: the two predictions once stated, the first mover's first.
+    predictions: Option<Predictions>,
+}
+
+/// A game as played: counted, or stopped by a signal (not counted).
+pub enum Played {
+    Counted(GameResult),
+    Interrupted(GameResult),
+}
+
+/// Plays game `number` and reports it, writing its SGF into `records` if given (a record that
+/// cannot be written is reported on stderr). `Err` when the match cannot be played as
+/// configured.
+pub fn play_game(
+    config: &MatchConfig,
+    number: usize,
+    records: Option<&mut Records>,
+) -> Result<Played, String> {
+    let (mut table, setup_end) = match Table::set_up(config, number) {
+        Ok(set) => set,
+        Err(Unplayed::Config(e)) => return Err(e),
+        Err(Unplayed::Void(winner, reason)) => {
+            let result = winner.map_or("?".to_string(), |c| format!("{}+F", c.letter()));
+            return Ok(Played::Counted(GameResult {
+                number,
+                a_color: a_color_of(config, number),
+                winner,
+                result,
+                reason,
+                moves: 0,
+                tengen_score: None,
+                referee_score: None,
+                prejudgement: None,
+            }));
+        }
+    };
+    let mut end = match setup_end {
+        Some(end) => end,
+        None => loop {
+            if stop_requested() {
+                break End::Interrupted;
+            }
+            if let Err(end) = table.play_turn(config) {
+                break end;
+            }
+        },
+    };
+    // An engine that died of the same signal (it shares the terminal) has not lost.
+    if stop_requested() {
+        end = End::Interrupted;
+    }
+    let interrupted = matches!(end, End::Interrupted);
+    if interrupted {
+        table.kill_all();
+    }
+    let outcome = table.count(config, end);
+    if let Some(records) = records {
+        if let Err(e) = table.write_record(records, &outcome) {
+            log::warn!("game {}: the record was not written: {}", number, e);
+        }
+    }
+    let result = table.finish(outcome);
+    Ok(if interrupted {
+        Played::Interrupted(result)
+    } else {
+        Played::Counted(result)
+    })
+}
+
+impl Table {
+    /// Starts the engines (and the referee) and sets them up for game `number`. In the first
+    /// game, any failure is the configuration's (`Unplayed::Config`); later, an engine that
+    /// cannot start forfeits and a refused setup leaves the game without result. An engine
+    /// lost during the setup ends the game at once (`Some` end).
+    fn set_up(config: &MatchConfig, number: usize) -> Result<(Table, Option<End>), Unplayed> {
+        let a_color = a_color_of(config, number);
+        let (black_cmd, white_cmd) = if a_color == Color::Black {
+            (&config.black, &config.white)
+        } else {
+            (&config.white, &config.black)
+        };
+        let unplayable = |winner: Option<Color>, why: String| {
+            if number == 1 {
+                Unplayed::Config(why)
+            } else {
+                Unplayed::Void(winner, why)
+            }
+        };
+        let (black, white) = (start(black_cmd, config), start(white_cmd, config));
+        let mut seats = match (black, white) {
+            (Ok(b), Ok(w)) => [b, w],
+            (Err(e), Ok(_)) => {
+                return Err(unplayable(Some(Color::White), format!("black {}", e)));
+            }
+            (Ok(_), Err(e)) => {
+                return Err(unplayable(Some(Color::Black), format!("white {}", e)));
+            }
+            (Err(b), Err(w)) => {
+                return Err(unplayable(None, format!("black {}; white {}", b, w)));
+            }
+        };
+        let mut referee_error: Option<String> = None;
+        let mut referee = match &config.referee {
+            Some(cmd) => match start(cmd, config) {
+                Ok(r) => Some(r),
+                Err(e) if number == 1 => return Err(Unplayed::Config(e)),
+                Err(e) => {
+                    referee_error = Some(format!("the referee {}", e));
+                    None
+                }
+            },
+            None => None,
+        };
+        if config.rules.komi_from_predictions {
+            for seat in &seats {
+                if let Some(missing) = PREJUDGEMENT_COMMANDS.iter().find(|c| !seat.lists(c)) {
+                    return Err(unplayable(
+                        None,
+                        format!(
+                            "{} does not list {}: it cannot play pre-judgement games",
+                            seat.title, missing
+                        ),
+                    ));
+                }
+            }
+        }
+
+        let Some(mut game) = Game::new(config.size, config.rules) else {
+            return Err(Unplayed::Config("board size must be 2 to 25".to_string()));
+        };
+        game.set_komi(config.komi);
+
+        let mut end = None;
+        for color in [Color::Black, Color::White] {
+            match prepare(&mut seats[color.index()], config) {
+                Ok(()) => {}
+                Err(Failure::Refused(msg)) if number == 1 => return Err(Unplayed::Config(msg)),
+                Err(Failure::Refused(msg)) => {
+                    end = Some(End::NoResult(msg));
+                    break;
+                }
+                Err(Failure::Lost(e)) => {
+                    end = Some(End::Win(
+                        color.opponent(),
+                        "F",
+                        format!("{} {} during setup", color, e),
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Some(r) = referee.as_mut() {
+            if let Err(e) = prepare(r, config) {
+                referee_error = Some(failure_text(&e));
+            }
+        }
+        let table = Table {
+            number,
+            seats,
+            referee,
+            referee_error,
+            game,
+            a_color,
+            predictions: None,
+        };
+        Ok((table, end))
+    }
+
+    /// Sends `command` to the referee while it still follows the game; a failure stops it
+    /// following.
+    fn tell_referee(&mut self, command: &str, deadline: Duration) {
+        if let (Some(r), None) = (self.referee.as_mut(), &self.referee_error) {
+            if let Err(e) = ask(r, command, deadline) {
+                self.referee_error = Some(failure_text(&e));
+            }
+        }
+    }
+
+    /// One turn: the pre-judgement predictions when the opening has just ended, then the
+    /// mover's `genmove`, checked against tengen's record and passed on to the other engine and
+    /// the referee. `Err` is how the game ends: two passes or the move limit (to be counted), a
+    /// loss, or no result.
+    fn play_turn(&mut self, config: &MatchConfig) -> Result<(), End> {
+        let move_deadline = config.move_timeout();
+        let prejudgement = config.rules.komi_from_predictions;
+        if prejudgement && self.predictions.is_none() && !self.game.in_opening() {
+            self.settle(config)?;
+        }
+        if self.game.is_over() {
+            return Err(End::Count("two passes".to_string()));
+        }
+        if self.game.move_number() >= config.max_moves() {
+            return Err(End::Count(format!("move limit of {}", config.max_moves())));
+        }
+        let color = self.game.to_move();
+        let letter = color.letter().to_ascii_lowercase();
+        // The mover's seat; its colour is `color` except in the pre-judgement opening, where
+        // the seat's colour stands for the engine in a result.
+        let seat = mover_seat(&self.game);
+        let loser = seat_color(seat);
+        let mover = &mut self.seats[seat];
+        let answer = match mover
+            .client
+            .send(&format!("genmove {}", letter), move_deadline)
+        {
+            Ok(Ok(text)) => text,
+            Ok(Err(msg)) => {
+                return Err(End::Win(
+                    loser.opponent(),
+                    "F",
+                    format!("{}'s genmove failed: {}", color, msg),
+                ));
+            }
+            Err(ClientError::Timeout(d)) => {
+                // A hung engine will not answer `quit` either.
+                mover.client.kill();
+                return Err(End::Win(
+                    loser.opponent(),
+                    "T",
+                    format!("{} gave no move within {:.1} s", color, d.as_secs_f64()),
+                ));
+            }
+            Err(e) => {
+                return Err(End::Win(loser.opponent(), "F", format!("{} {}", color, e)));
+            }
+        };
+        let answer = answer.trim().to_string();
+        if answer.eq_ignore_ascii_case("resign") {
+            return Err(End::Win(
+                loser.opponent(),
+                "R",
+                format!("{} resigned", color),
+            ));
+        }
+        let mv = parse_vertex(&answer, self.game.board()).map_err(|_| {
+            End::Win(
+                loser.opponent(),
+                "F",
+                format!("{} answered genmove with '{}', not a move", color, answer),
+            )
+        })?;
+        if let Err(e) = self.game.play(color, mv) {
+            return Err(End::Win(
+                loser.opponent(),
+                "F",
+                format!("{} played an illegal move {}: {}", color, answer, e),
+            ));
+        }
+        let vertex = format_move(self.game.board(), mv);
+        let play = format!("play {} {}", letter, vertex);
+        let other = &mut self.seats[1 - seat];
+        let told = match other.client.send(&play, move_deadline) {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(msg)) => Err(End::NoResult(format!(
+                "{} refused {}'s legal move {}: {}",
+                color.opponent(),
+                color,
+                vertex,
+                msg
+            ))),
+            Err(e) => {
+                other.client.kill();
+                Err(End::Win(loser, "F", format!("{} {}", color.opponent(), e)))
+            }
+        };
+        // The referee follows the record even when the other engine failed to.
+        self.tell_referee(&play, move_deadline);
+        log::debug!("game {}: {} {}", self.number, color, vertex);
+        told
+    }
+
+    /// After the pre-judgement opening: the predictions, and from them the colours and the
+    /// threshold (the game's komi), which the referee is told too.
+    fn settle(&mut self, config: &MatchConfig) -> Result<(), End> {
+        let first_player = config.rules.first_player;
+        let move_deadline = config.move_timeout();
+        let predictions = settle_predictions(&mut self.seats, first_player.index(), move_deadline)?;
+        let threshold = predictions.threshold();
+        // The first mover sits in the first player's (White's) seat so far.
+        let first_is_white = threshold.white == 1;
+        if first_is_white != (first_player == Color::White) {
+            self.seats.swap(0, 1);
+        }
+        let a_first = self.number % 2 == 1;
+        self.a_color = if a_first == first_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.game.set_komi(threshold.komi);
+        if let (Some(r), None) = (self.referee.as_ref(), &self.referee_error) {
+            let command = if r.lists("tengen-prejudgement") {
+                format!(
+                    "tengen-prejudgement {} {}",
+                    predictions.first, predictions.second
+                )
+            } else {
+                format!("komi {}", threshold.komi)
+            };
+            self.tell_referee(&command, move_deadline);
+        }
+        log::info!(
+            "game {}: predictions {} and {}, threshold {}, player {} takes White",
+            self.number,
+            predictions.first,
+            predictions.second,
+            threshold.margin,
+            threshold.white
+        );
+        self.predictions = Some(predictions);
+        Ok(())
+    }
+
+    /// Writes the game as SGF into the match's records.
+    fn write_record(&self, records: &mut Records, outcome: &Outcome) -> Result<PathBuf, String> {
+        let info = sgf::Info {
+            black: Some(self.seats[0].title.clone()),
+            white: Some(self.seats[1].title.clone()),
+            result: (outcome.result != "?").then(|| outcome.result.clone()),
+            comment: Some(format!(
+                "game {} of tengen match: {}",
+                self.number, outcome.reason
+            )),
+            predictions: self.predictions,
+        };
+        records.write(self.number, &sgf::write(&self.game, &info))
+    }
+
+    /// Ends every process of the game at once (after a signal: no time for `quit`).
+    fn kill_all(&mut self) {
+        for seat in self.seats.iter_mut().chain(self.referee.as_mut()) {
+            seat.client.kill();
+        }
+    }
+
+    /// Lets the engines go and reports the game.
+    fn finish(self, outcome: Outcome) -> GameResult {
+        let grace = Duration::from_secs(2);
+        let [black, white] = self.seats;
+        for seat in [Some(black), Some(white), self.referee]
+            .into_iter()
+            .flatten()
+        {
+            seat.client.quit(grace);
+        }
+        GameResult {
+            number: self.number,
+            a_color: self.a_color,
+            winner: outcome.winner,
+            result: outcome.result,
+            reason: outcome.reason,
+            moves: self.game.move_number(),
+            tengen_score: outcome.tengen_score,
+            referee_score: outcome.referee_score,
+            prejudgement: self.predictions,
+        }
+    }
+}
+
+pub(super) fn failure_text(f: &Failure) -> String {
+    match f {
+        Failure::Lost(e) => e.to_string(),
+        Failure::Refused(msg) => msg.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_first_mover_places_stones_one_and_four() {
+        let mut game = Game::new(9, Rules::prejudgement()).unwrap();
+        let (w, b) = (Color::White.index(), Color::Black.index());
+        let mut seats = Vec::new();
+        let mut k = 0;
+        while game.in_opening() {
+            seats.push(mover_seat(&game));
+            let p = game.board().point(k, 0);
+            game.play(game.to_move(), crate::board::Move::Play(p))
+                .unwrap();
+            k += 1;
+        }
+        assert_eq!(seats, [w, b, b, w]);
+        assert_eq!(mover_seat(&game), w);
+        let mut chinese = Game::new(9, Rules::chinese()).unwrap();
+        assert_eq!(mover_seat(&chinese), b);
+        chinese
+            .play(Color::Black, crate::board::Move::Pass)
+            .unwrap();
+        assert_eq!(mover_seat(&chinese), w);
+    }
+}
