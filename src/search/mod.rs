@@ -75,6 +75,16 @@ impl Default for Config {
     }
 }
 
+/// The most worker threads per core: past a few per core, workers only share the cores, each
+/// running so rarely that the clock (watched between one worker's playouts) and every stop
+/// come late, and their scratch memory adds up.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth running on this machine: [`THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Thinking time per move when neither the configuration nor a clock sets one (Sabaki sends no
 /// time commands).
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
