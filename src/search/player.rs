@@ -422,7 +422,9 @@ mod tests {
             playouts: Some(500),
             ..Config::default()
         });
-        let until = Instant::now() + Duration::from_millis(300);
+        // Two seconds reach far past the move's budget of 500 playouts even on a loaded machine
+        // (about 30,000 playouts at full speed).
+        let until = Instant::now() + Duration::from_secs(2);
         p.ponder(&g, &|| Instant::now() >= until);
         let kept = p.runner.kept.as_ref().expect("pondering keeps its tree");
         assert_eq!(kept.to_move, Color::White);
