@@ -38,6 +38,10 @@
 100 loadsgf variations.sgf three
 #?error [syntax error.*]
 
+# A move number past what a number holds is too large, not too small.
+105 loadsgf variations.sgf 99999999999999999999999999
+#?error [syntax error: the move number is too large]
+
 # Handicap: HA with the root's AB gives handicap stones (White moves first, compensated under
 # area counting).
 110 loadsgf handicap.sgf
@@ -92,7 +96,7 @@ tengen-rules chinese
 #? [black]
 
 230 loadsgf broken.sgf
-#?error [cannot load file: unbalanced.*]
+#?error [cannot load file: property Q has no value]
 
 240 loadsgf offboard.sgf
 #?error [cannot load file: move 2: point 'jj' is off the 9x9 board]

@@ -3,21 +3,23 @@
 //! The judgement starts from an ownership map — for every point, how often Black (+1) or White
 //! (−1) owned it at the end of playouts from the position, as the search estimates it — and
 //! corrects it with three certainties that random playouts miss:
-//! - Benson's unconditional life: a group alive whatever the opponent does is never dead;
+//! - Benson's unconditional life ([`crate::tactics::benson`]): a group alive whatever the
+//!   opponent does is never dead;
 //! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
 //!   stone not itself left in atari (no ko, no snapback), is dead;
-//! - capture races read out ([`crate::semeai`]): a group the playouts are unsure of that the
-//!   side to move captures by force, as it would if play went on, is dead.
+//! - capture races read out ([`crate::tactics::semeai`]): a group the playouts are unsure of
+//!   that the side to move captures by force, as it would if play went on, is dead.
 //!
-//! Everything here is a pure function of the position and the map, so that the engine's
-//! `final_score`, `final_status_list` and ownership display, and the match tool's count of a
-//! finished game, come from one judgement. Lists of points are sorted and without repeats.
+//! Everything here is a pure function of the position and the map (the races' reading may be
+//! handed in, [`judge_reading`], so that the caller can spread it over threads and bound it in
+//! time), so that the engine's `final_score`, `final_status_list` and ownership display, and
+//! the match tool's count of a finished game, come from one judgement: the search's
+//! `judgement` makes it once per position. Lists of points are sorted and without repeats.
 
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::score;
-use crate::semeai;
-use std::collections::BTreeSet;
+use crate::tactics::{semeai, unconditionally_alive};
 
 /// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
 /// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
@@ -31,9 +33,33 @@ pub const SURELY_DEAD: f32 = 0.8;
 /// the groups the map gives to the opponent beyond [`DEAD`], and the groups the opponent can
 /// capture at once.
 pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
-    let mut dead = from_ownership(game.board(), ownership, DEAD);
+    judge_reading(game, ownership, |targets| {
+        targets
+            .iter()
+            .map(|&p| semeai::captured_by_force(game.board(), p, game.to_move()))
+            .collect()
+    })
+}
+
+/// [`judge`], with the capture races read by `read`: given the groups to read out (a stone of
+/// each, see [`race_targets`]), it answers for each whether the side to move captures it by
+/// force ([`semeai::captured_by_force`]). A group it answers `false` for — read or not — is
+/// not lost, as a fight the reader cannot finish is not; so a reading cut short by time only
+/// leaves groups alive.
+pub fn judge_reading(
+    game: &Game,
+    ownership: &[f32],
+    read: impl FnOnce(&[Point]) -> Vec<bool>,
+) -> Vec<Point> {
+    let board = game.board();
+    let mut dead = from_ownership(board, ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
-    dead.extend(lost_races(game, ownership, &dead));
+    let targets = race_targets(game, ownership, &dead);
+    for (&p, lost) in targets.iter().zip(read(&targets)) {
+        if lost {
+            dead.extend(board.group_stones(p));
+        }
+    }
     dead.sort();
     dead.dedup();
     dead
@@ -92,22 +118,22 @@ fn for_owner(board: &Board, owner: &[f32], p: Point) -> f32 {
     }
 }
 
-/// Groups that the map leaves alive without being sure of them (their owner keeps them in
-/// fewer than 90% of the playouts) and that the side to move captures by force
-/// ([`semeai::captured_by_force`]): the side to move's own groups when they lose their race
-/// even moving first, the other side's when they cannot survive the side to move's attack.
-/// Random playouts decide such a fight by who happens to play the key point first, most of
-/// all when the winner's liberties are an eye space with the loser's stones in it, or when a
-/// group without room for two eyes dies only to the one move that splits it; reading it out
-/// settles it.
-fn lost_races(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+/// The groups whose capture race the judgement reads out, a stone of each: those that the map
+/// leaves alive without being sure of them (their owner keeps them in fewer than 90% of the
+/// playouts), short of liberties, neither among `dead` nor unconditionally alive. Random
+/// playouts decide such a fight by who happens to play the key point first, most of all when
+/// the winner's liberties are an eye space with the loser's stones in it, or when a group
+/// without room for two eyes dies only to the one move that splits it; reading it out settles
+/// it. The groups the playouts think worst of come first (then board order), so that a reading
+/// bounded in time spends it where the count most likely changes.
+pub fn race_targets(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
     let board = game.board();
     let owner = by_point(board, ownership);
     let mut seen = vec![false; CELLS];
     for &p in dead.iter().chain(&unconditionally_alive(board)) {
         seen[p.idx()] = true;
     }
-    let mut lost = Vec::new();
+    let mut targets = Vec::new();
     for p in board.points() {
         if board.color(p).is_none() || seen[p.idx()] {
             continue;
@@ -115,14 +141,14 @@ fn lost_races(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
         for s in board.group_stones(p) {
             seen[s.idx()] = true;
         }
-        if board.liberties(p) <= semeai::MAX_LIBERTIES
-            && for_owner(board, &owner, p) < SURELY_DEAD
-            && semeai::captured_by_force(board, p, game.to_move())
-        {
-            lost.extend(board.group_stones(p));
+        let kept = for_owner(board, &owner, p);
+        if board.liberties(p) <= semeai::MAX_LIBERTIES && kept < SURELY_DEAD {
+            targets.push((kept, p));
         }
     }
-    lost
+    // Stable: equal ownership keeps board order.
+    targets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    targets.into_iter().map(|(_, p)| p).collect()
 }
 
 /// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that
@@ -171,72 +197,6 @@ fn capturable_at_once(game: &Game, dead: &[Point]) -> Vec<Point> {
     found
 }
 
-/// The stones that are alive whatever the opponent does, even if their owner always passes
-/// (Benson's algorithm): a certainty check for dead-stone judgements that come from playouts.
-pub fn unconditionally_alive(board: &Board) -> Vec<Point> {
-    let mut alive = Vec::new();
-    for c in [Color::Black, Color::White] {
-        alive.extend(benson(board, c));
-    }
-    alive.sort();
-    alive
-}
-
-/// Benson's algorithm for colour `c`: repeatedly drop the blocks with fewer than two vital
-/// regions and the regions that touch a dropped block.
-fn benson(board: &Board, c: Color) -> Vec<Point> {
-    // Blocks of `c`, by head.
-    let mut blocks: BTreeSet<Point> = board
-        .points()
-        .filter(|&p| board.color(p) == Some(c))
-        .map(|p| board.group_of(p))
-        .collect();
-    // Regions: connected sets of points without a `c` stone, and the blocks around each.
-    let regions = score::regions(board, |p| board.color(p) != Some(c));
-    let border: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .map(|r| r.border.iter().map(|&s| board.group_of(s)).collect())
-        .collect();
-    // The blocks for which a region is vital: every empty point of it is a liberty of the block.
-    let vital_to: Vec<BTreeSet<Point>> = regions
-        .iter()
-        .zip(&border)
-        .map(|(r, around)| {
-            around
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    r.points.iter().filter(|&&p| board.is_empty(p)).all(|&p| {
-                        board
-                            .neighbours(p)
-                            .iter()
-                            .any(|&n| board.color(n) == Some(c) && board.group_of(n) == b)
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    let mut live_regions: BTreeSet<usize> = (0..regions.len()).collect();
-    loop {
-        let before = (blocks.len(), live_regions.len());
-        blocks.retain(|&b| {
-            live_regions
-                .iter()
-                .filter(|&&r| vital_to[r].contains(&b))
-                .count()
-                >= 2
-        });
-        live_regions.retain(|&r| border[r].iter().all(|b| blocks.contains(b)));
-        if (blocks.len(), live_regions.len()) == before {
-            break;
-        }
-    }
-    blocks
-        .iter()
-        .flat_map(|&b| board.group_stones(b).collect::<Vec<_>>())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,18 +204,6 @@ mod tests {
 
     fn position(rows: &[&str]) -> Game {
         Game::from_diagram(rows, Rules::chinese()).unwrap()
-    }
-
-    #[test]
-    fn two_eyes_are_unconditional_life_and_one_is_not() {
-        let g = position(&[".X.X.", "XXXXX", ".....", ".....", "....."]);
-        assert_eq!(unconditionally_alive(g.board()).len(), 7);
-        let g = position(&[".X...", "XX...", ".....", ".....", "....."]);
-        assert!(unconditionally_alive(g.board()).is_empty());
-        // An opponent stone inside one of the eyes does not spoil it: the region is still
-        // all liberties of the group.
-        let g = position(&[".O.X.", "XXXXX", ".....", ".....", "....."]);
-        assert_eq!(unconditionally_alive(g.board()).len(), 6);
     }
 
     #[test]

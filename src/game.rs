@@ -403,13 +403,16 @@ impl Game {
         self.history.first().map_or(self.to_move, |r| r.to_move)
     }
 
-    /// Sets the side to move of a record without moves (SGF `PL`, a set-up position).
-    pub fn set_start_to_move(&mut self, color: Color) -> Result<(), GameError> {
-        if !self.history.is_empty() {
-            return Err(GameError::BoardNotEmpty);
+    /// Sets the side to move (SGF `PL`; before the first move, the record's first mover). During
+    /// the opening placements their order decides, and another colour is refused.
+    pub fn set_to_move(&mut self, color: Color) -> Result<(), GameError> {
+        match self.opening_color() {
+            Some(expected) if expected != color => Err(GameError::WrongColorInOpening { expected }),
+            _ => {
+                self.to_move = color;
+                Ok(())
+            }
         }
-        self.to_move = color;
-        Ok(())
     }
 
     /// Stones each side has put on the board by moves (setup and handicap stones excluded):
@@ -676,6 +679,30 @@ impl Game {
             return Err(GameError::BoardNotEmpty);
         }
         self.starts_from_position = self.board.empty_points().len() != self.board_area();
+        Ok(())
+    }
+
+    /// Edits the position in the middle of the record (SGF setup stones after a move: a
+    /// review's "what if"), each entry as in [`Game::setup`]. The record restarts from the
+    /// edited position, a set-up position ([`Game::start_from_position`]) keeping the komi, the
+    /// prisoners, the handicap and the side to move: the moves before the edit can no longer be
+    /// undone, and their positions no longer count for superko. On a refused edit nothing
+    /// changes.
+    pub fn edit_position(&mut self, stones: &[(Point, Option<Color>)]) -> Result<(), GameError> {
+        let mut edited = Game::new(self.board.size(), self.rules).expect("size already valid");
+        let mut all: Vec<(Point, Option<Color>)> = self
+            .board
+            .points()
+            .filter_map(|p| self.board.color(p).map(|c| (p, Some(c))))
+            .collect();
+        all.extend_from_slice(stones);
+        edited.setup(&all)?;
+        edited.starts_from_position = true;
+        edited.komi = self.komi;
+        edited.prisoners = self.prisoners;
+        edited.handicap = self.handicap.clone();
+        edited.to_move = self.to_move;
+        *self = edited;
         Ok(())
     }
 

@@ -8,12 +8,13 @@
 //! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
 //! prisoners, phase) → `prejudgement` (pre-judgement komi: the predictions, their threshold and
 //! its komi, the record's line) → `perft` (move-tree counting for verification) · `score` (area
-//! and territory counting, seki) → `semeai` (capture races read out) → `dead` (which stones are
-//! dead at the end, from an ownership map) · `patterns` (move weights learned from game records,
-//! as the engine reads them) → `search` (the player) → `sgf` (game records) → the tools at the
-//! top: `gtp` (the protocol, engine side) · `match_play` (engine-against-engine games, with the
-//! controller side of GTP) · `train_patterns` (fitting the pattern weights to game records) ·
-//! `bench` (playout and search speed).
+//! and territory counting, seki) → `tactics` (ladders, liberty fights, self-atari, eye shapes,
+//! capture races, unconditional life) → `dead` (which stones are dead at the end, from an
+//! ownership map) · `patterns` (move weights learned from game records, as the engine reads
+//! them) → `search` (the player) → `sgf` (game records) → the tools at the top: `gtp` (the
+//! protocol, engine side) · `match_play` (engine-against-engine games, with the controller side
+//! of GTP) · `train_patterns` (fitting the pattern weights to game records) · `bench` (playout
+//! and search speed).
 
 pub mod bench;
 pub mod board;
@@ -28,6 +29,6 @@ pub mod prejudgement;
 pub mod rules;
 pub mod score;
 pub mod search;
-pub mod semeai;
 pub mod sgf;
+pub mod tactics;
 pub mod train_patterns;

@@ -48,7 +48,8 @@ struct EngineArgs {
     /// Board side at start-up, 2 to 25 (the controller's `boardsize` changes it) [default: 19]
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: Option<u64>,
-    /// Search threads [default: all cores]
+    /// Search threads, at most four per core (more are reduced to that, with a warning)
+    /// [default: all cores]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Playouts (simulated games) per move; with a game clock set by the controller, the clock
@@ -119,6 +120,17 @@ impl EngineArgs {
         let mut config = search::Config::default();
         if let Some(t) = self.threads {
             config.threads = t as usize;
+            let cap = search::max_threads();
+            if config.threads > cap {
+                log::warn!(
+                    "--threads {}: using {} threads ({} per core): more workers than that share \
+                     the cores without searching faster, and delay the clock and every stop",
+                    t,
+                    cap,
+                    search::THREADS_PER_CORE
+                );
+                config.threads = cap;
+            }
         }
         config.playouts = self.playouts;
         config.time = self.time.map(Duration::from_secs_f64);
@@ -164,6 +176,10 @@ enum Command {
         /// Ruleset: japanese, chinese or prejudgement.
         #[arg(long, default_value = "chinese", value_parser = parse_rules)]
         rules: Rules,
+        /// Moves to try before giving up (about ten million a second); a depth past it is
+        /// refused.
+        #[arg(long, default_value_t = tengen::perft::QUICK_LIMIT)]
+        limit: u64,
     },
     /// Measure playout speed from the empty board, light playouts and full search: one line per
     /// board size and thread count.
@@ -334,12 +350,23 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Some(Command::Perft { size, depth, rules }) => {
+        Some(Command::Perft {
+            size,
+            depth,
+            rules,
+            limit,
+        }) => {
             let Some(game) = Game::new(size, rules) else {
                 eprintln!("tengen: board size must be 2 to 25");
                 return ExitCode::from(2);
             };
-            println!("{}", tengen::perft::perft(&game, depth));
+            match tengen::perft::perft_limited(&game, depth.into(), limit) {
+                Ok(count) => println!("{}", count),
+                Err(e) => {
+                    eprintln!("tengen perft: {} (raise it with --limit)", e);
+                    return ExitCode::FAILURE;
+                }
+            }
         }
         Some(Command::Bench {
             sizes,
@@ -421,6 +448,12 @@ fn run_gtp(args: EngineArgs) -> ExitCode {
     );
     match gtp::serve(engine, std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
+        // The controller closed the engine's output: nobody is left to answer, as when it
+        // closes the input.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            log::info!("the controller closed the output; ending");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             log::error!("GTP output failed: {}", e);
             ExitCode::FAILURE

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 use tengen::coords::parse_vertex;
-use tengen::rules::{HalfPoints, Rules};
+use tengen::rules::Rules;
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
@@ -81,7 +81,7 @@ fn dead_stones_are_judged_once_for_the_list_the_marks_and_the_count() {
         assert_eq!(listed, marked, "{}: listed and marked", name);
         // The count with exactly the listed stones lifted is the score the engine gives.
         let text = std::fs::read_to_string(&path).unwrap();
-        let game = sgf::load(&text, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let game = sgf::load(&text, Rules::chinese(), None).unwrap();
         let dead: Vec<_> = listed
             .iter()
             .map(|v| match parse_vertex(v, game.board()) {
@@ -96,4 +96,68 @@ fn dead_stones_are_judged_once_for_the_list_the_marks_and_the_count() {
             name
         );
     }
+}
+
+/// A long random game on 25×25: hundreds of groups short of liberties, most of them fights the
+/// reader cannot finish. The judgement is bounded in time (playouts in proportion to the area,
+/// no race read after a time) and made once for the three questions of a score dialog; before,
+/// each question judged again and read every race to its budget (8.8 s, 9.8 s and 10.5 s on
+/// the project's machine).
+#[test]
+fn a_score_dialog_on_a_crowded_big_board_answers_in_bounded_time() {
+    use std::time::{Duration, Instant};
+    use tengen::board::{Color, Move};
+    use tengen::coords::format_point;
+    use tengen::game::Game;
+    use tengen::match_play::client::Client;
+
+    let size = 25;
+    let mut game = Game::new(size, Rules::chinese()).unwrap();
+    let mut rng = fastrand::Rng::with_seed(1);
+    let mut commands = vec![format!("boardsize {}", size), "clear_board".to_string()];
+    let mut color = Color::Black;
+    while game.move_number() < 450 {
+        let p = game.board().point(rng.usize(..size), rng.usize(..size));
+        if game.play(color, Move::Play(p)).is_ok() {
+            let c = if color == Color::Black { "b" } else { "w" };
+            commands.push(format!("play {} {}", c, format_point(game.board(), p)));
+            color = color.opponent();
+        }
+    }
+    let args: Vec<String> = ["--threads", "1", "--playouts", "100", "--seed", "1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut engine = Client::spawn_args(env!("CARGO_BIN_EXE_tengen"), &args, None, false).unwrap();
+    let wait = Duration::from_secs(120);
+    for c in &commands {
+        assert!(engine.send(c, wait).unwrap().is_ok(), "refused: {}", c);
+    }
+    let start = Instant::now();
+    let score = engine.send("final_score", wait).unwrap().unwrap();
+    let dead = engine
+        .send("final_status_list dead", wait)
+        .unwrap()
+        .unwrap();
+    engine
+        .send("final_status_list seki", wait)
+        .unwrap()
+        .unwrap();
+    let took = start.elapsed();
+    engine.quit(Duration::from_secs(5));
+    // About 2 s here; three times that leaves room for a loaded machine.
+    assert!(
+        took < Duration::from_secs(7),
+        "the score dialog took {:?}",
+        took
+    );
+    // The answers are the judgement's: the count lifts exactly the stones listed dead.
+    let listed: Vec<_> = dead
+        .split_whitespace()
+        .map(|v| match parse_vertex(v, game.board()) {
+            Ok(Move::Play(p)) => p,
+            other => panic!("vertex {} read as {:?}", v, other),
+        })
+        .collect();
+    assert_eq!(score, score::count(&game, &listed).margin.to_string());
 }

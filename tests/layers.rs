@@ -7,15 +7,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; rooms of one layer do not import each other. `tactics` (the
-/// local reading: ladders, capture races) sits between the counting and the judgement that reads
-/// it, where `semeai` sits until it moves there.
+/// local reading: ladders, capture races, unconditional life) sits between the counting and the
+/// judgement, patterns and search that read it.
 const LAYERS: &[&[&str]] = &[
     &["board"],
     &["coords", "rules"],
     &["game"],
     &["prejudgement"],
     &["perft", "score"],
-    &["semeai", "tactics"],
+    &["tactics"],
     &["dead", "patterns"],
     &["search"],
     &["sgf"],

@@ -205,7 +205,8 @@ impl Engine {
         let mut out = Vec::new();
         self.input.queue(b"");
         let written = self.respond(raw, &mut out);
-        self.input.take(b"");
+        self.input.take();
+        self.input.finish();
         written.expect("writing to memory cannot fail");
         (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
     }
@@ -224,7 +225,8 @@ impl Engine {
             (None, Some(first))
         };
         let args: Vec<&str> = words.collect();
-        let mut stream = Stream::new(id, out);
+        let input = self.input.clone();
+        let mut stream = Stream::new(id, out, &input);
         let reply = match name {
             None => Err("syntax error: missing command after the id".to_string()),
             Some(name) => self.run(name, &args, &mut stream),

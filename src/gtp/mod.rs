@@ -373,13 +373,14 @@ where
     loop {
         engine.ponder_if_due();
         let Ok(line) = lines.recv() else { break };
-        engine.input.take(&line.bytes);
+        engine.input.take();
         if line.truncated {
             output.write_all(wire::refuse_long_line(&line.bytes).as_bytes())?;
             output.flush()?;
         } else {
             engine.respond(&line.bytes, &mut output)?;
         }
+        engine.input.finish();
         if engine.has_quit() {
             break;
         }

@@ -138,7 +138,15 @@ fn kata_change(engine: &Engine, name: &str, v: &str) -> Result<Change, String> {
                 return Err("no time limit without a maxPlayouts limit".into());
             }
         }
-        "numSearchThreads" => Change::Threads(parse_int(v, 1, MAX_THREADS)? as usize),
+        "numSearchThreads" => {
+            // As `--threads`: more than a few per core only delay the clock, so they are capped.
+            let n = parse_int(v, 1, MAX_THREADS)? as usize;
+            let cap = crate::search::max_threads();
+            if n > cap {
+                log::warn!("numSearchThreads {}: using {} threads", n, cap);
+            }
+            Change::Threads(n.min(cap))
+        }
         "ponderingEnabled" => Change::Pondering(parse_bool(v)?),
         "allowResignation" => Change::AllowResignation(parse_bool(v)?),
         "lagBuffer" => Change::Lag(Duration::from_secs_f64(parse_float(v, 0.0, 3600.0)?)),

@@ -1,20 +1,18 @@
 //! The end of the game: `final_score` and `final_status_list`.
 //!
-//! Both rest on the player's judgement of which stones are dead (and, after lifting those, which
-//! live in seki); the count itself is the scorer's, under the game's rules and komi, so the
-//! margin printed is exactly `B+x`, `W+x` or `0`.
+//! Both read the player's judgement of the position (made once, whichever asks first): which
+//! stones are dead, which live in seki once those are lifted, and the scorer's count under the
+//! game's rules and komi, so the margin printed is exactly `B+x`, `W+x` or `0`.
 
 use super::{Answer, Engine};
 use crate::board::Point;
 use crate::coords::format_point;
 use crate::rules::Margin;
-use crate::score;
 
 /// The count of the current position with the stones the player judges dead lifted.
 pub(super) fn margin(engine: &mut Engine) -> Margin {
     let (player, game) = engine.player_and_game();
-    let dead = player.dead_stones(game);
-    score::count(game, &dead).margin
+    player.judgement(game).count.margin
 }
 
 pub fn final_score(engine: &mut Engine, _: &[&str]) -> Answer {
@@ -27,24 +25,21 @@ pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Answer {
     let status = args[0].to_ascii_lowercase();
     let board = engine.game().board().clone();
     let (player, game) = engine.player_and_game();
+    if !matches!(status.as_str(), "alive" | "dead" | "seki") {
+        return Err("syntax error: status must be alive, dead or seki".into());
+    }
+    let judgement = player.judgement(game);
+    // Rules that count the board as it stands (Tromp–Taylor) have no dead stones at the end.
+    let lifted = game.rules().dead_stones_lifted;
+    let dead: &[Point] = if lifted { &judgement.dead } else { &[] };
+    let seki = &judgement.count.seki;
     let stones: Vec<Point> = match status.as_str() {
-        // Rules that count the board as it stands (Tromp–Taylor) have no dead stones at the end.
-        "dead" if !game.rules().dead_stones_lifted => Vec::new(),
-        "dead" => player.dead_stones(game),
-        "seki" => player.seki_stones(game),
-        "alive" => {
-            let dead = if game.rules().dead_stones_lifted {
-                player.dead_stones(game)
-            } else {
-                Vec::new()
-            };
-            let seki = player.seki_stones(game);
-            board
-                .points()
-                .filter(|&p| board.color(p).is_some() && !dead.contains(&p) && !seki.contains(&p))
-                .collect()
-        }
-        _ => return Err("syntax error: status must be alive, dead or seki".into()),
+        "dead" => dead.to_vec(),
+        "seki" => seki.clone(),
+        _ => board
+            .points()
+            .filter(|&p| board.color(p).is_some() && !dead.contains(&p) && !seki.contains(&p))
+            .collect(),
     };
     // Group the listed stones by the group they belong to, groups in board order.
     let mut groups: Vec<(Point, Vec<Point>)> = Vec::new();

@@ -41,7 +41,8 @@ pub fn komi(engine: &mut Engine, args: &[&str]) -> Answer {
     Ok(String::new())
 }
 
-/// A komi as GTP sends it (a float), in half points.
+/// A komi as GTP sends it (a float), in half points. The rules keep exact half points, so a
+/// komi between two (6.75) is refused rather than changed into one.
 pub fn parse_komi(s: &str) -> Result<HalfPoints, String> {
     let v: f64 = s
         .parse()
@@ -49,18 +50,10 @@ pub fn parse_komi(s: &str) -> Result<HalfPoints, String> {
     if !v.is_finite() || v.abs() > 1_000_000.0 {
         return Err("syntax error: komi out of range".to_string());
     }
-    if (v * 2.0).fract() == 0.0 {
-        return Ok(HalfPoints((v * 2.0) as i32));
+    if (v * 2.0).fract() != 0.0 {
+        return Err(format!("komi must be a whole or half number: {}", s));
     }
-    let k = HalfPoints(2 * v.floor() as i32 + 1);
-    if v.fract() != 0.0 {
-        log::info!(
-            "komi {} taken as {}, which decides every game the same way",
-            v,
-            k
-        );
-    }
-    Ok(k)
+    Ok(HalfPoints((v * 2.0) as i32))
 }
 
 /// Handicap needs an empty board with no moves, and a ruleset whose opening is not its own.
@@ -361,8 +354,14 @@ mod tests {
     fn komi_forms() {
         assert_eq!(parse_komi("7"), Ok(HalfPoints(14)));
         assert_eq!(parse_komi("-3.5"), Ok(HalfPoints(-7)));
-        assert_eq!(parse_komi("6.4"), Ok(HalfPoints(13)));
-        assert_eq!(parse_komi("-0.2"), Ok(HalfPoints(-1)));
+        assert_eq!(parse_komi("6.50"), Ok(HalfPoints(13)));
+        assert_eq!(parse_komi("-0"), Ok(HalfPoints(0)));
+        for between in ["6.75", "6.4", "-0.2", "0.25"] {
+            assert_eq!(
+                parse_komi(between),
+                Err(format!("komi must be a whole or half number: {}", between))
+            );
+        }
         assert!(parse_komi("nan").is_err() && parse_komi("1e300").is_err());
     }
 }

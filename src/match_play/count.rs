@@ -3,11 +3,11 @@
 //! result of a game decided otherwise (resignation, forfeit, time, no result).
 
 use super::game::{ask, failure_text, End, Table};
-use super::judge::judge_dead;
 use super::MatchConfig;
 use crate::board::Color;
 use crate::rules::Margin;
 use crate::score;
+use crate::search::judgement;
 
 /// The decision of a finished game, before it is written down.
 pub(super) struct Outcome {
@@ -27,8 +27,15 @@ impl Table {
         let mut referee_score = None;
         let (winner, result, reason) = match end {
             End::Count(why) => {
-                let dead = judge_dead(&self.game, config.seed);
-                let ours = score::count(&self.game, &dead).margin;
+                // The engine's own judgement of the position (what its `final_score` answers);
+                // with no threads for it, every stone counts alive.
+                let ours = match judgement::judge_on_all_cores(&self.game, config.seed) {
+                    Ok(j) => j.count.margin,
+                    Err(e) => {
+                        log::warn!("{e}; counting every stone alive");
+                        score::count(&self.game, &[]).margin
+                    }
+                };
                 tengen_score = Some(ours);
                 if let (None, Some(e)) = (&self.referee, &self.referee_error) {
                     referee_score = Some(Err(e.clone()));

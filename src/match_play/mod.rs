@@ -26,14 +26,13 @@
 //!
 //! One file per job: [`client`] (the controller side of GTP: an engine as a child process, with
 //! a deadline on every answer), `game` (one game: the engines set up, the turns, the
-//! pre-judgement opening), `count` (the count of a finished game, tengen's and the referee's),
-//! `judge` (tengen's dead-stone judgement for its count), `stats` (the results, the totals and
+//! pre-judgement opening), `count` (the count of a finished game: tengen's, from the search's
+//! judgement as its `final_score` gives it, and the referee's), `stats` (the results, the totals and
 //! the Wilson interval), `records` (the SGF directory) and `signals` (SIGINT and SIGTERM).
 
 pub mod client;
 mod count;
 mod game;
-mod judge;
 mod records;
 mod signals;
 mod stats;

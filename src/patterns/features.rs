@@ -12,6 +12,7 @@
 //! swap with the other player to move are the same shape.
 
 use crate::board::{Board, Cell, Color, Move, Point};
+use crate::tactics::ladder;
 
 /// States of one neighbour cell in a shape code (three bits each).
 pub const EMPTY: u32 = 0;
@@ -154,7 +155,8 @@ pub const LINE: usize = 6;
 pub const PASS: usize = 7;
 
 /// Escape values (extending an own group out of atari, no capture): 0 to two liberties and
-/// caught in a ladder, 1 to two liberties and not, 2 to three or more.
+/// caught in a ladder, 1 to two liberties and not, 2 to three or more. Ladders are read by
+/// [`crate::tactics::ladder`].
 /// Atari values (an opponent group from two liberties to one): 0 while a ko is on the board,
 /// 3 the group cannot escape the ladder, else 1 a single stone, 2 a larger group.
 /// Capture values: 0 takes a ko; then 1 + 3 × size bucket + context, with size buckets 1, 2–3,
@@ -178,13 +180,6 @@ pub struct MoveFeatures {
     pub diamonds: [u128; 3],
     /// The value in each of [`GROUPS`], or [`NONE`].
     pub values: [u8; GROUP_COUNT],
-}
-
-/// `read` applied to the board after `color` plays `p`.
-fn ladder_after(board: &Board, color: Color, p: Point, read: impl Fn(&Board) -> bool) -> bool {
-    let mut b = board.clone();
-    b.play(p, color);
-    read(&b)
 }
 
 /// Coulom's move distance, bucketed into a distance value.
@@ -276,7 +271,7 @@ pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
         } else if libs == 2 {
             let v = if board.ko().is_some() {
                 0
-            } else if ladder_after(board, color, p, |b| caught_in_ladder(b, n)) {
+            } else if ladder::atari_catches(board, p, color, n) {
                 3
             } else if board.group_size(n) == 1 {
                 1
@@ -310,7 +305,7 @@ pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
     if own_in_atari && captured == 0 && libs_after >= 2 {
         values[ESCAPE] = if libs_after >= 3 {
             2
-        } else if ladder_after(board, color, p, |b| ladder_attack_works(b, p)) {
+        } else if ladder::extension_caught(board, p, color) {
             0
         } else {
             1
@@ -462,67 +457,4 @@ pub fn is_canonical_diamond(key: u128) -> bool {
     }
     let body = key & ((1u128 << 120) - 1);
     images.iter().all(|&c| c >= body)
-}
-
-/// Plies a ladder is read to before it is taken to escape; a ladder across a 25×25 board is
-/// shorter.
-const LADDER_DEPTH: usize = 120;
-
-/// Whether the group on `g`, in atari with its owner to move, is lost to a ladder: extending
-/// leaves it at most two liberties, and the attacker's ataris on those keep it going until it
-/// runs out. A group that can capture an adjacent attacker group in atari is taken to escape
-/// (one of the simplifications that keep this a cheap feature, not a life-and-death reader).
-pub fn caught_in_ladder(board: &Board, g: Point) -> bool {
-    let mut b = board.clone();
-    defender_loses(&mut b, g, 0)
-}
-
-/// Whether the attacker, to move against the group on `g` with two liberties, captures it by
-/// ladder.
-pub fn ladder_attack_works(board: &Board, g: Point) -> bool {
-    attacker_wins(board, g, 0)
-}
-
-fn defender_loses(b: &mut Board, g: Point, depth: usize) -> bool {
-    let Some(defender) = b.color(g) else {
-        return true;
-    };
-    let attacker = defender.opponent();
-    let Some(liberty) = b.atari_liberty(g) else {
-        return false;
-    };
-    let counter_capture = b.group_stones(g).any(|s| {
-        b.neighbours(s)
-            .iter()
-            .any(|&n| b.color(n) == Some(attacker) && b.liberties(n) == 1)
-    });
-    if counter_capture {
-        return false;
-    }
-    if !b.is_legal(liberty, defender) {
-        return true;
-    }
-    b.play(liberty, defender);
-    match b.liberties(g) {
-        0 | 1 => true,
-        2 if depth < LADDER_DEPTH => attacker_wins(b, g, depth + 1),
-        _ => false,
-    }
-}
-
-fn attacker_wins(b: &Board, g: Point, depth: usize) -> bool {
-    let Some(defender) = b.color(g) else {
-        return true;
-    };
-    let Some((x, y)) = b.two_liberties(g) else {
-        return false;
-    };
-    [x, y].into_iter().any(|atari| {
-        if !b.is_legal(atari, defender.opponent()) {
-            return false;
-        }
-        let mut c = b.clone();
-        c.play(atari, defender.opponent());
-        c.liberties(g) == 1 && defender_loses(&mut c, g, depth + 1)
-    })
 }

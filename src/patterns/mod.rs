@@ -17,7 +17,8 @@
 //! training data to earn a weight of its own) gets the shared weight of rare shapes.
 //!
 //! Sits below the search and holds only what the engine needs at run time (the features, the
-//! weights, the gammas); the training, which reads game records, is a tool at the top.
+//! weights, the gammas): reads `board` and `tactics` (ladders), never `search` or `gtp`; the
+//! training, which reads game records, is a tool at the top.
 
 pub mod features;
 
@@ -412,7 +413,8 @@ mod tests {
 
     #[test]
     fn ladders_are_read_for_atari_and_escape() {
-        use super::features::{caught_in_ladder, ATARI, ESCAPE};
+        use super::features::{ATARI, ESCAPE};
+        use crate::tactics::ladder_captured;
         // White (4,4) with liberties (5,4) and (4,5); Black's atari at (4,5) starts a ladder that
         // runs up and to the right to the edge, unless a White stone on its path breaks it.
         let black = [(4, 3), (3, 4), (5, 5)];
@@ -423,7 +425,7 @@ mod tests {
             assert_eq!(f.values[ATARI], if ladder { 3 } else { 1 });
             let mut after = b.clone();
             after.play(b.point(4, 5), Color::Black);
-            assert_eq!(caught_in_ladder(&after, after.point(4, 4)), ladder);
+            assert_eq!(ladder_captured(&after, after.point(4, 4)), ladder);
             // White's extension to two liberties: an escape that fails or works.
             let f = move_features(&after, Color::White, after.point(5, 4));
             assert_eq!(f.values[ESCAPE], if ladder { 0 } else { 1 });

@@ -14,30 +14,34 @@
 //! every fast engine; the root's candidate moves are exactly the game's legal moves.
 //!
 //! Where each part lives, from the inside out:
-//! - [`simulate`]: one simulation — the root's terms, descent, expansion with [`policy`]
-//!   priors, the [`playout`] to the end, the value, and the back-up;
+//! - [`simulate`]: one simulation — the root's terms, descent, expansion with [`prior`]s, the
+//!   [`playout`] to the end with the [`policy`], the value, and the back-up;
 //! - [`run`]: one search — the workers, stopping (budget, clock, early stop, interrupt), and
 //!   the tree kept for the next move;
 //! - [`ownership`]: who owns each point at the end of the playouts;
 //! - [`komi`]: dynamic komi in handicap games;
+//! - [`judgement`]: a finished position judged once — ownership, dead stones, seki, the count —
+//!   bounded in time;
 //! - [`player`]: the decisions around the search — pass, resign, cleanup, dame, analysis,
-//!   pondering, dead stones;
+//!   pondering — and the judgement kept for the position;
 //! - [`time`], [`tree`], [`analysis`]: the clock, the shared tree, what analysis shows.
 
 pub mod analysis;
+pub mod judgement;
 pub mod komi;
 pub mod ownership;
 pub mod player;
 pub mod playout;
 pub mod policy;
+pub mod prior;
 mod run;
 mod simulate;
-mod tactics;
 pub mod time;
 pub mod tree;
 
 use crate::board::Move;
 pub use analysis::{Analysis, MoveFilter, MoveInfo, Watch};
+pub use judgement::Judgement;
 pub use player::Player;
 use std::time::Duration;
 
@@ -74,11 +78,22 @@ impl Default for Config {
 /// The win rate below which the player resigns unless told otherwise (`--resign-below`).
 pub const DEFAULT_RESIGN_BELOW: f64 = 0.1;
 
+/// The most worker threads per core: past a few per core, workers only share the cores, each
+/// running so rarely that the clock (watched between one worker's playouts) and every stop
+/// come late, and their scratch memory adds up.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth running on this machine: [`THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Thinking time per move when neither the configuration nor a clock sets one (Sabaki sends no
 /// time commands).
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 
-/// Playouts to run for an ownership estimate (dead stones, seki, scoring).
+/// Playouts to run for the ownership estimate of a judgement (dead stones, seki, scoring) on
+/// boards up to 19×19 (see [`judgement::ownership_playouts`]).
 pub const OWNERSHIP_PLAYOUTS: u64 = 2000;
 
 /// What the player decides to do.

@@ -2,16 +2,14 @@
 //! legality, no own eye fills, no repetition under basic ko), when to pass (the opponent passed
 //! and the position as it stands wins, dame filled first under territory counting), when to
 //! resign, cleanup (KGS's `kgs-genmove_cleanup`), analysis and pondering on request, and the
-//! dead stones and seki of a finished game.
+//! judgement of a finished game (dead stones, seki, the count), kept until the position changes.
 
+use super::judgement::{Judge, Judgement};
 use super::komi::dynamic_komi;
-use super::ownership;
-use super::run::{Budget, Kept};
+use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
-use super::{
-    Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME, OWNERSHIP_PLAYOUTS,
-};
+use super::{Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
 use crate::game::Game;
@@ -19,19 +17,20 @@ use crate::rules::{HalfPoints, Scoring};
 use crate::score;
 use std::time::{Duration, Instant};
 
-/// The engine's player: configuration, clock, and the tree kept for the next move.
+/// The engine's player: configuration, clock, the search runner (which keeps the tree for the
+/// next move) and what the last search found.
 pub struct Player {
-    pub(super) config: Config,
+    config: Config,
     clock: Clock,
-    pub(super) kept: Option<Kept>,
+    runner: Runner,
     /// Searches in a row, per colour, whose best value was below the resign threshold.
     low_value_streak: [u32; 2],
-    pub(super) report: Report,
+    report: Report,
     /// The last search's view for analysis.
-    pub(super) analysis: Analysis,
-    /// Ownership from the last search or estimate: +1 Black, −1 White, per `Board::points`.
-    pub(super) ownership: Vec<f32>,
-    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+    analysis: Analysis,
+    /// Ownership from the last search or judgement: +1 Black, −1 White, per `Board::points`.
+    ownership: Vec<f32>,
+    judge: Judge,
 }
 
 impl Player {
@@ -39,12 +38,12 @@ impl Player {
         Player {
             config,
             clock: Clock::default(),
-            kept: None,
+            runner: Runner::default(),
             low_value_streak: [0; 2],
             report: Report::default(),
             analysis: Analysis::default(),
             ownership: Vec::new(),
-            pool: None,
+            judge: Judge::default(),
         }
     }
 
@@ -70,7 +69,7 @@ impl Player {
         &self.analysis
     }
 
-    /// Ownership from the last search or estimate (+1 Black, −1 White), in `Board::points` order;
+    /// Ownership from the last search or judgement (+1 Black, −1 White), in `Board::points` order;
     /// empty before any.
     pub fn ownership(&self) -> &[f32] {
         &self.ownership
@@ -78,26 +77,17 @@ impl Player {
 
     /// Forgets the kept tree (new game, or a position set up from outside).
     pub fn forget(&mut self) {
-        self.kept = None;
+        self.runner.forget();
         self.low_value_streak = [0; 2];
     }
 
-    /// The worker pool, built once per thread count.
-    pub(super) fn pool(&mut self) -> std::sync::Arc<rayon::ThreadPool> {
-        let threads = self.config.threads.max(1);
-        match &self.pool {
-            Some(p) if p.current_num_threads() == threads => p.clone(),
-            _ => {
-                let p = std::sync::Arc::new(
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                        .expect("thread pool"),
-                );
-                self.pool = Some(p.clone());
-                p
-            }
-        }
+    /// Runs one search and keeps what it found; returns the most visited move.
+    fn search(&mut self, game: &Game, root: Root, budget: Budget, watch: &mut Watch) -> Move {
+        let found = self.runner.search(&self.config, game, root, budget, watch);
+        self.report = found.report;
+        self.analysis = found.analysis;
+        self.ownership = found.ownership;
+        found.best
     }
 
     /// The legal root moves for `color`: the game's own legality (superko included), minus own
@@ -187,7 +177,7 @@ impl Player {
             // The opponent offers to end the game: accept if the position as it stands wins
             // with only the surely dead stones lifted (a disputed group is settled by play, not
             // by hope), once the dame that territory counting wants filled are filled.
-            let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
+            let own = self.judged_ownership(game);
             sure_dead = dead::from_ownership(board, &own, SURELY_DEAD);
             let margin = score::count(game, &sure_dead).margin.0 .0;
             let wins = match color {
@@ -350,27 +340,36 @@ impl Player {
         self.search(game, root, Budget::default(), &mut watch);
     }
 
-    /// Ownership of every point from `playouts` heavy playouts of the position (`Board::points`
-    /// order, +1 Black, −1 White); kept as the player's current ownership.
-    pub fn estimate_ownership(&mut self, game: &Game, playouts: u64) -> Vec<f32> {
-        let board = game.board();
-        let seed = self.config.seed.unwrap_or(0x5EED) ^ board.hash();
-        let pool = self.pool();
-        self.ownership = ownership::estimate(&pool, board, game.to_move(), playouts, seed);
+    /// The seed of the judgement's playouts.
+    fn judgement_seed(&self) -> u64 {
+        self.config.seed.unwrap_or(0x5EED)
+    }
+
+    /// The judgement's ownership map of the game's position (without reading its races), kept
+    /// as the player's current ownership.
+    fn judged_ownership(&mut self, game: &Game) -> Vec<f32> {
+        let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
+        self.ownership = self.judge.ownership(game, &pool, seed).to_vec();
         self.ownership.clone()
     }
 
-    /// The stones the player judges dead in the game's position (see [`crate::dead`]), from a
-    /// fresh ownership estimate.
+    /// The judgement of the game's position (see [`super::judgement`]): made once per position,
+    /// its ownership kept as the player's current ownership.
+    pub fn judgement(&mut self, game: &Game) -> &Judgement {
+        let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
+        let judgement = self.judge.judgement(game, &pool, seed);
+        self.ownership.clone_from(&judgement.ownership);
+        judgement
+    }
+
+    /// The stones the player judges dead in the game's position.
     pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
-        let own = self.estimate_ownership(game, OWNERSHIP_PLAYOUTS);
-        dead::judge(game, &own)
+        self.judgement(game).dead.clone()
     }
 
     /// The stones the player judges to be in seki (after lifting the dead ones).
     pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
-        let dead = self.dead_stones(game);
-        dead::seki(game.board(), &dead)
+        self.judgement(game).count.seki.clone()
     }
 }
 
@@ -395,7 +394,7 @@ mod tests {
         };
         g.play(Color::Black, ours).unwrap();
         // The reply the tree explored most.
-        let kept = p.kept.as_ref().unwrap();
+        let kept = p.runner.kept.as_ref().unwrap();
         let c = kept.tree.child_by_move(Tree::ROOT, ours).unwrap();
         let reply = kept
             .tree
@@ -410,7 +409,7 @@ mod tests {
         assert!(expected > 0);
         g.play(Color::White, reply).unwrap();
         let capacity = Tree::capacity_for(64);
-        let t = p.reuse_tree(&g, Color::Black, capacity);
+        let t = p.runner.reuse_tree(&g, Color::Black, capacity);
         assert_eq!(t.root().visits(), expected);
     }
 
@@ -424,9 +423,11 @@ mod tests {
             playouts: Some(500),
             ..Config::default()
         });
-        let until = Instant::now() + Duration::from_millis(300);
+        // Two seconds reach far past the move's budget of 500 playouts even on a loaded machine
+        // (about 30,000 playouts at full speed).
+        let until = Instant::now() + Duration::from_secs(2);
         p.ponder(&g, &|| Instant::now() >= until);
-        let kept = p.kept.as_ref().expect("pondering keeps its tree");
+        let kept = p.runner.kept.as_ref().expect("pondering keeps its tree");
         assert_eq!(kept.to_move, Color::White);
         assert!(kept.tree.root().visits() > 500, "pondered too little");
         // White answers with the reply pondering explored most: Black's search starts from
@@ -438,7 +439,9 @@ mod tests {
             .unwrap();
         let (mv, visits) = (kept.tree.node(reply).mv(), kept.tree.node(reply).visits());
         g.play(Color::White, mv).unwrap();
-        let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(64));
+        let t = p
+            .runner
+            .reuse_tree(&g, Color::Black, Tree::capacity_for(64));
         assert_eq!(t.root().visits(), visits);
         assert!(visits > 0);
         // Its children are the root moves the next search wants, so it is not thrown away.
@@ -461,14 +464,14 @@ mod tests {
         }];
         let mut none = Watch::none();
         p.analyse_watched(&g, Color::Black, (Some(1000), None), &only_e5, &mut none);
-        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1000);
+        assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1000);
         // The same filters build on it; none (or other ones) start afresh.
         p.analyse_watched(&g, Color::Black, (Some(300), None), &only_e5, &mut none);
-        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 1300);
+        assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1300);
         p.analyse_watched(&g, Color::Black, (Some(300), None), &[], &mut none);
-        assert_eq!(p.kept.as_ref().unwrap().tree.root().visits(), 300);
+        assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 300);
         // Dynamic komi: only a close one serves.
-        let k = p.kept.as_ref().unwrap();
+        let k = p.runner.kept.as_ref().unwrap();
         assert!(
             k.serves(HalfPoints::ZERO, &[])
                 && !k.serves(HalfPoints(20), &[])
@@ -552,7 +555,7 @@ mod tests {
             ..Config::default()
         });
         p.analyse(&g, Color::White, Some(200), None);
-        let tree = &p.kept.as_ref().unwrap().tree;
+        let tree = &p.runner.kept.as_ref().unwrap().tree;
         assert_eq!(tree.root().visits(), 200);
         // At most one expansion (a handful of children) per simulation.
         assert!(tree.nodes() < 200 * 6, "{} nodes", tree.nodes());
@@ -587,7 +590,7 @@ mod tests {
         // No budget: only the interrupt, honoured after 20,000 playouts, ends it.
         let a = analyse_until(&mut p, &g, 20_000);
         assert!(a.playouts >= 20_000, "stopped after {}", a.playouts);
-        let tree = &p.kept.as_ref().unwrap().tree;
+        let tree = &p.runner.kept.as_ref().unwrap().tree;
         assert!(tree.is_full());
         assert!(tree.root().visits() >= 20_000);
     }
@@ -597,7 +600,7 @@ mod tests {
         let mut g = Game::new(5, Rules::chinese()).unwrap();
         let mut p = one_megabyte_player();
         analyse_until(&mut p, &g, 5_000);
-        let kept = &p.kept.as_ref().unwrap().tree;
+        let kept = &p.runner.kept.as_ref().unwrap().tree;
         assert!(kept.is_full());
         let (arena, allocated) = (kept.root() as *const _, kept.allocated_nodes());
         // Black's and White's most visited moves are played: the next search starts from there.
@@ -614,7 +617,7 @@ mod tests {
             .children(node)
             .map(|c| (kept.node(c).mv(), kept.node(c).visits()))
             .collect();
-        let t = p.reuse_tree(&g, Color::Black, Tree::capacity_for(1));
+        let t = p.runner.reuse_tree(&g, Color::Black, Tree::capacity_for(1));
         // No second tree was allocated beside the kept one: the subtree was moved within it,
         // and what it does not use is freed.
         assert!(std::ptr::eq(arena, t.root()));

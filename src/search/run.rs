@@ -1,5 +1,7 @@
 //! One search: the workers, when they stop, and the tree kept for the next move.
 //!
+//! The [`Runner`] owns what outlives a search — the worker pool and the kept tree — and each
+//! search returns one [`Outcome`]: the best move, the report, the analysis and the ownership.
 //! Workers share one tree and the root; each runs simulations until the stop flag. Worker 0
 //! also watches the clock and the early stop between its own playouts, so that a one-thread
 //! search with a playout budget is reproducible; the calling thread watches the controller
@@ -10,14 +12,14 @@
 
 use super::analysis::{self, Analysis, MoveFilter, Watch};
 use super::ownership::{OwnershipSums, SharedOwnership};
-use super::player::Player;
 use super::simulate::{run_one, Root, Scratch};
 use super::tree::Tree;
-use super::Report;
+use super::{Config, Report};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::rules::HalfPoints;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The tree kept between searches, and the position it was built for.
@@ -150,19 +152,62 @@ impl Run<'_> {
     }
 }
 
-impl Player {
-    /// Runs a search from `root` (the game's position); returns the most visited move. The
-    /// calling thread watches the controller while the pool's workers search.
+/// What one search found.
+pub(super) struct Outcome {
+    /// The most visited root move (a pass when the root has none).
+    pub(super) best: Move,
+    pub(super) report: Report,
+    pub(super) analysis: Analysis,
+    /// Ownership at the end of the search's playouts (+1 Black, −1 White, `Board::points`
+    /// order).
+    pub(super) ownership: Vec<f32>,
+}
+
+/// Runs searches: the worker pool, built once per thread count, and the tree kept from the
+/// last search for the next.
+#[derive(Default)]
+pub(super) struct Runner {
+    pub(super) kept: Option<Kept>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+impl Runner {
+    /// Forgets the kept tree (new game, or a position set up from outside).
+    pub(super) fn forget(&mut self) {
+        self.kept = None;
+    }
+
+    /// The worker pool of `threads` workers (at least one), built once per thread count.
+    pub(super) fn pool(&mut self, threads: usize) -> Arc<rayon::ThreadPool> {
+        let threads = threads.max(1);
+        match &self.pool {
+            Some(p) if p.current_num_threads() == threads => p.clone(),
+            _ => {
+                let p = Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .expect("thread pool"),
+                );
+                self.pool = Some(p.clone());
+                p
+            }
+        }
+    }
+
+    /// Runs a search from `root` (the game's position) under `config`. The calling thread
+    /// watches the controller while the pool's workers search.
     pub(super) fn search(
         &mut self,
+        config: &Config,
         game: &Game,
         root: Root,
         budget: Budget,
         watch: &mut Watch,
-    ) -> Move {
+    ) -> Outcome {
         let (max_playouts, max_time) = (budget.playouts, budget.time);
         let start = Instant::now();
-        let capacity = Tree::capacity_for(self.config.max_memory_mb);
+        let capacity = Tree::capacity_for(config.max_memory_mb);
         let tree = match &self.kept {
             Some(k) if !k.serves(root.extra_komi, root.filters.given()) => {
                 self.kept = None;
@@ -179,8 +224,7 @@ impl Player {
         } else {
             tree
         };
-        let seed = self
-            .config
+        let seed = config
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
@@ -197,7 +241,7 @@ impl Player {
             start,
             seed,
         };
-        let pool = self.pool();
+        let pool = self.pool(config.threads);
         pool.in_place_scope(|scope| {
             for index in 0..pool.current_num_threads() {
                 let run = &run;
@@ -240,34 +284,38 @@ impl Player {
             .collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
         let best = ranked.first().map_or(Move::Pass, |r| r.0);
-        self.report = Report {
+        let report = Report {
             playouts,
             seconds: start.elapsed().as_secs_f64(),
             value: ranked.first().map_or(0.5, |r| r.2),
             moves: ranked,
             mean_margin: run.ownership.mean_margin() + root.extra_komi.as_f64(),
         };
-        self.ownership = run.ownership.values(&root.board);
-        self.analysis = analysis;
+        let ownership = run.ownership.values(&root.board);
         log::info!(
             "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
             playouts,
-            self.report.seconds,
-            playouts as f64 / self.report.seconds.max(1e-9),
+            report.seconds,
+            playouts as f64 / report.seconds.max(1e-9),
             tree.nodes(),
             best,
-            self.report.value
+            report.value
         );
         // Keep the tree for the next search (not in reproducible mode, where the same position
         // must give the same move whatever came before).
-        self.kept = self.config.seed.is_none().then(|| Kept {
+        self.kept = config.seed.is_none().then(|| Kept {
             tree,
             hash: root.board.hash(),
             to_move: root.color,
             extra_komi: root.extra_komi,
             filters: root.filters.given().to_vec(),
         });
-        best
+        Outcome {
+            best,
+            report,
+            analysis,
+            ownership,
+        }
     }
 
     /// The kept tree's subtree for this position, if the game went on from the kept root by at

@@ -10,6 +10,7 @@ use super::analysis::{Filters, MoveFilter};
 use super::ownership::OwnershipSums;
 use super::playout;
 use super::policy;
+use super::prior;
 use super::tree::{NewChild, Outcome, Tree};
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
@@ -143,7 +144,7 @@ impl Root {
     }
 
     /// The children to create under a node where `color` moves with `board`, `depth` plies below
-    /// the root, with their priors: the tactical reading of [`policy::PriorContext`] and the
+    /// the root, with their priors: the tactical reading of [`prior::PriorContext`] and the
     /// learned patterns' probability of each move.
     fn children(&self, board: &Board, color: Color, depth: usize, at_root: bool) -> Vec<NewChild> {
         let moves: Vec<Move> = if at_root {
@@ -155,7 +156,7 @@ impl Root {
                 .iter()
                 .copied()
                 .filter(|&p| {
-                    policy::worth_trying(board, p, color)
+                    prior::worth_trying(board, p, color)
                         && (!filtered || self.filters.permits(color, Move::Play(p), depth))
                 })
                 .map(Move::Play)
@@ -167,7 +168,7 @@ impl Root {
             }
             moves
         };
-        let context = policy::PriorContext::new(board, color);
+        let context = prior::PriorContext::new(board, color);
         // The patterns learned from professional games know nothing of when a pass ends the
         // game here: only stones get their probability, among the stones.
         let mut gammas = vec![0f32; moves.len()];

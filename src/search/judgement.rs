@@ -1,0 +1,278 @@
+//! The judgement of a finished position: who owns each point, which stones are dead, which
+//! live in seki, and the count — made once per position and reused until it changes.
+//!
+//! The ownership map comes from heavy playouts on the worker pool, reproducible for a seed and
+//! thread count; the dead stones are [`dead::judge_reading`]'s, with the capture races read on
+//! the same workers; seki and the count are the scorer's once those are lifted. `final_score`,
+//! `final_status_list`, GoGui's marks, the player's pass and dame decisions and the match tool's
+//! count all read one [`Judgement`].
+//!
+//! Bounded in time on any board: the playouts are [`OWNERSHIP_PLAYOUTS`] up to 19×19 and fewer
+//! in proportion to the area beyond (a playout's length grows with the area), and no race is
+//! started after [`READING_TIME`] (one already started ends within the reader's node budget).
+//! A race left unread is not lost, as one the reader cannot finish is not; so only a reading cut
+//! short by a slow machine can make the same position count differently.
+
+use super::ownership;
+use super::OWNERSHIP_PLAYOUTS;
+use crate::board::{Color, Point};
+use crate::dead;
+use crate::game::Game;
+use crate::rules::{HalfPoints, Rules};
+use crate::score::{self, Count};
+use crate::tactics::semeai;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// How long the capture races may be read: no race starts later than this after the first.
+pub const READING_TIME: Duration = Duration::from_secs(1);
+
+/// A finished position judged.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    /// Who owns each point at the end of the playouts: +1 Black, −1 White, `Board::points`
+    /// order.
+    pub ownership: Vec<f32>,
+    /// The dead stones, sorted.
+    pub dead: Vec<Point>,
+    /// The count with the dead stones lifted; its `seki` are the stones living in seki.
+    pub count: Count,
+}
+
+/// Ownership playouts for a board of side `size`: [`OWNERSHIP_PLAYOUTS`] up to 19×19, beyond
+/// that fewer in proportion to the area, so that the estimate takes about as long as on 19×19.
+pub fn ownership_playouts(size: usize) -> u64 {
+    const AREA_19: u64 = 19 * 19;
+    let area = (size * size) as u64;
+    if area <= AREA_19 {
+        OWNERSHIP_PLAYOUTS
+    } else {
+        OWNERSHIP_PLAYOUTS * AREA_19 / area
+    }
+}
+
+/// The judgement of the game's position on the `pool`'s workers, the playouts drawn from `seed`
+/// (mixed with the position's hash).
+pub fn judge(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Judgement {
+    let ownership = estimate(game, pool, seed);
+    verdict(game, pool, ownership)
+}
+
+/// [`judge`] on a pool of all cores built for the purpose: the count of a finished game for a
+/// caller without a player (the match tool). Fails only when no threads can be started.
+pub fn judge_on_all_cores(game: &Game, seed: u64) -> Result<Judgement, String> {
+    let threads = super::Config::default().threads;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("no threads for the judgement: {e}"))?;
+    Ok(judge(game, &pool, seed))
+}
+
+/// The ownership estimate of the judgement.
+fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
+    let board = game.board();
+    let playouts = ownership_playouts(board.size());
+    ownership::estimate(pool, board, game.to_move(), playouts, seed ^ board.hash())
+}
+
+/// Dead stones, seki and the count, given the ownership map.
+fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
+    let dead = dead::judge_reading(game, &ownership, |targets| {
+        read_races(game, pool, targets, READING_TIME)
+    });
+    let count = score::count(game, &dead);
+    Judgement {
+        ownership,
+        dead,
+        count,
+    }
+}
+
+/// Whether the side to move captures each target by force, read on the pool's workers in the
+/// targets' order; none is started after `time`, and those left unread are `false`.
+fn read_races(
+    game: &Game,
+    pool: &rayon::ThreadPool,
+    targets: &[Point],
+    time: Duration,
+) -> Vec<bool> {
+    let deadline = Instant::now() + time;
+    let next = AtomicUsize::new(0);
+    let read = AtomicUsize::new(0);
+    let lost: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
+    pool.broadcast(|_| loop {
+        let i = next.fetch_add(1, Relaxed);
+        if i >= targets.len() || Instant::now() >= deadline {
+            break;
+        }
+        if semeai::captured_by_force(game.board(), targets[i], game.to_move()) {
+            lost[i].store(true, Relaxed);
+        }
+        read.fetch_add(1, Relaxed);
+    });
+    let read = read.load(Relaxed);
+    if read < targets.len() {
+        log::info!(
+            "judgement: {} of {} capture races read in {:?}, the rest left alive",
+            read,
+            targets.len(),
+            time
+        );
+    }
+    lost.into_iter().map(AtomicBool::into_inner).collect()
+}
+
+/// Everything a judgement depends on: the positions since the start (the stones now, and which
+/// captures superko forbids), the side to move, the rules, komi, prisoners and handicap (the
+/// count), and the seed and workers the playouts are drawn with.
+#[derive(Clone, PartialEq, Debug)]
+struct Key {
+    positions: Vec<u64>,
+    size: usize,
+    to_move: Color,
+    rules: Rules,
+    komi: HalfPoints,
+    prisoners: [u32; 2],
+    handicap: usize,
+    seed: u64,
+    threads: usize,
+}
+
+impl Key {
+    fn of(game: &Game, seed: u64, threads: usize) -> Key {
+        Key {
+            positions: (0..).map_while(|k| game.hash_moves_ago(k)).collect(),
+            size: game.board().size(),
+            to_move: game.to_move(),
+            rules: *game.rules(),
+            komi: game.komi(),
+            prisoners: [game.prisoners(Color::Black), game.prisoners(Color::White)],
+            handicap: game.handicap().len(),
+            seed,
+            threads,
+        }
+    }
+}
+
+/// The last position judged: its ownership map at once, the rest when first asked for.
+struct Last {
+    key: Key,
+    ownership: Vec<f32>,
+    judgement: Option<Judgement>,
+}
+
+/// The player's judgements: the last one kept until the position changes.
+#[derive(Default)]
+pub(super) struct Judge {
+    last: Option<Last>,
+}
+
+impl Judge {
+    /// The ownership map of the game's position (the judgement's, without reading the races).
+    pub(super) fn ownership(&mut self, game: &Game, pool: &rayon::ThreadPool, seed: u64) -> &[f32] {
+        &self.entry(game, pool, seed).ownership
+    }
+
+    /// The judgement of the game's position.
+    pub(super) fn judgement(
+        &mut self,
+        game: &Game,
+        pool: &rayon::ThreadPool,
+        seed: u64,
+    ) -> &Judgement {
+        let last = self.entry(game, pool, seed);
+        let ownership = &last.ownership;
+        last.judgement
+            .get_or_insert_with(|| verdict(game, pool, ownership.clone()))
+    }
+
+    /// The kept entry if it was made for this position, else a fresh one.
+    fn entry(&mut self, game: &Game, pool: &rayon::ThreadPool, seed: u64) -> &mut Last {
+        let key = Key::of(game, seed, pool.current_num_threads());
+        let last = match self.last.take() {
+            Some(last) if last.key == key => last,
+            _ => Last {
+                key,
+                ownership: estimate(game, pool, seed),
+                judgement: None,
+            },
+        };
+        self.last.insert(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    /// White's C6 D6 E6 and Black's C5 D5 E5 racing with three liberties each: whoever moves
+    /// first captures (see `dead`'s tests).
+    fn race() -> Game {
+        let rows = [
+            ".........",
+            ".XXXXX...",
+            ".X.X.X...",
+            ".XOOOX...",
+            ".OXXXO...",
+            ".O.O.O...",
+            ".OOOOO...",
+            ".........",
+            ".........",
+        ];
+        Game::from_diagram(&rows, Rules::chinese()).unwrap()
+    }
+
+    fn one_thread() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn races_read_in_time_are_the_pure_judgement_and_unread_ones_live() {
+        let g = race();
+        let pool = one_thread();
+        let own = estimate(&g, &pool, 7);
+        let read = dead::judge_reading(&g, &own, |t| {
+            read_races(&g, &pool, t, Duration::from_secs(60))
+        });
+        assert_eq!(read, dead::judge(&g, &own));
+        assert!(read.contains(&g.board().point(2, 3)));
+        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, Duration::ZERO));
+        assert!(!unread.contains(&g.board().point(2, 3)));
+    }
+
+    #[test]
+    fn a_judgement_is_kept_until_the_position_changes() {
+        let mut g = race();
+        let pool = one_thread();
+        let mut cache = Judge::default();
+        let mut seen = Vec::new();
+        // Black to move, White to move after a pass, Black again after the undo, and with
+        // another komi: each kept judgement is the one made afresh for that position.
+        for step in 0..4 {
+            match step {
+                1 => g.play(Color::Black, Move::Pass).map(|_| ()).unwrap(),
+                2 => g.undo().unwrap(),
+                3 => g.set_komi(HalfPoints(1)),
+                _ => {}
+            }
+            let kept = cache.judgement(&g, &pool, 7).clone();
+            let fresh = judge(&g, &pool, 7);
+            assert_eq!(kept.dead, fresh.dead, "step {}", step);
+            assert_eq!(kept.count.margin, fresh.count.margin, "step {}", step);
+            seen.push(kept.count.margin);
+        }
+        // The race goes to the side to move, and komi moves the count.
+        assert_ne!(seen[0], seen[1]);
+        assert_eq!(seen[0], seen[2]);
+        assert_ne!(seen[2], seen[3]);
+        // The same position asked again is the kept judgement; a new position is not.
+        let key = Key::of(&g, 7, 1);
+        assert!(cache.last.as_ref().is_some_and(|l| l.key == key));
+        assert_ne!(key, Key::of(&g, 8, 1));
+    }
+}
