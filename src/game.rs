@@ -766,7 +766,7 @@ mod tests {
                 .map(|s| (pt(&g, s), Some(Color::Black)))
                 .collect();
             g.setup(&stones).unwrap();
-            g.set_start_to_move(Color::White).unwrap();
+            g.set_to_move(Color::White).unwrap();
             let (a1, b1) = (pt(&g, "A1"), pt(&g, "B1"));
             g.play(Color::White, Move::Play(a1)).unwrap();
             g.play(Color::Black, Move::Pass).unwrap();
