@@ -33,3 +33,26 @@ loadsgf counting_open_area_1.sgf
 
 40 final_status_list dead
 #? [B9\nC8 D8\nB7\nC5]*
+
+# 9×9, Chinese rules, White to move, open borders again: White's H8, G7 and H6 are loose
+# stones in Black's right side, which Black's F-column wall and G5 H5 close only in part. Both
+# referees count them dead with C8, B+23.5; tengen keeps them and gives White the right side,
+# W+18.5.
+tengen-rules chinese
+loadsgf counting_open_area_2.sgf
+50 final_score
+#? [B\+23\.5]*
+
+60 final_status_list dead
+#? [C8\nH8\nG7\nH6]*
+
+# 9×9, Japanese rules, komi 6.5, Black to move: White's lone G7 in the open top right, Black's
+# F8 and the F-column wall around it. Both referees count it dead with H5, B+6.5 (KataGo's
+# count with its dead list); tengen keeps G7 and gives White the top right, W+25.5.
+tengen-rules japanese
+loadsgf counting_open_area_3.sgf
+70 final_score
+#? [B\+6\.5]*
+
+80 final_status_list dead
+#? [G7\nH5]*
