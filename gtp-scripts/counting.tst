@@ -48,7 +48,8 @@ loadsgf counting_open_area_2.sgf
 
 # 9×9, Japanese rules, komi 6.5, Black to move: White's lone G7 in the open top right, Black's
 # F8 and the F-column wall around it. Both referees count it dead with H5, B+6.5 (KataGo's
-# count with its dead list); tengen keeps G7 and gives White the top right, W+25.5.
+# count with its dead list); tengen keeps G7 and gives White the top right, W+25.5 (with the
+# flags above it keeps H5 too, W+26.5).
 tengen-rules japanese
 loadsgf counting_open_area_3.sgf
 70 final_score
