@@ -72,7 +72,7 @@
 210 boardsize 2
 #?
 
-# Komi: any number, kept by boardsize and clear_board.
+# Komi: any whole or half number, kept by boardsize and clear_board.
 220 komi 7
 #?
 
@@ -87,6 +87,13 @@
 
 260 komi nan
 #?error [syntax error.*]
+
+# The rules count in half points: a komi between them is refused, the komi left as it was.
+262 komi 6.75
+#?error [komi must be a whole or half number.*]
+
+264 komi 0.1
+#?error [komi must be a whole or half number.*]
 
 boardsize 9
 clear_board
@@ -184,10 +191,10 @@ clear_board
 #? [japanese]
 
 550 tengen-rules go-moku
-#?error [unknown rules 'go-moku' \(supported: japanese, chinese, prejudgement\)]
+#?error [unknown rules 'go-moku' \(supported: japanese, chinese, prejudgement, aga, new_zealand, tromp-taylor\)]
 
-560 kgs-rules aga
-#?error [unsupported rules 'aga' \(supported: japanese, chinese\)]
+560 kgs-rules go-moku
+#?error [unsupported rules 'go-moku' \(supported: japanese, chinese, aga, new_zealand\)]
 
 570 kgs-rules chinese
 #?

@@ -33,16 +33,17 @@
 90 tengen-rules
 #? [chinese]
 
-100 kata-set-rules tromp-taylor
-#?error [unsupported rules 'tromp-taylor' \(supported: japanese, chinese, prejudgement\)]
+100 kata-set-rules ing
+#?error [unsupported rules 'ing' \(supported: japanese, chinese, prejudgement, aga, new_zealand, tromp-taylor\)]
 
 110 kata-set-rules
 #?error [syntax error.*]
 
 120 kata-set-rules {"ko":"SIMPLE"}
-#?error [unsupported rules .*supported: japanese, chinese, prejudgement.*]
+#?error [unsupported rules .*supported: japanese, chinese, prejudgement, aga, new_zealand, tromp-taylor.*]
 
-# KGS's names map to the same rulesets; the rest are refused by name.
+# KGS's names map to the same rulesets (aga and new_zealand: see rules_area.tst); others are
+# refused by name.
 130 kgs-rules japanese
 #? []
 
@@ -52,8 +53,8 @@
 150 kgs-rules chinese
 #? []
 
-160 kgs-rules aga
-#?error [unsupported rules 'aga' \(supported: japanese, chinese\)]
+160 kgs-rules tromp-taylor
+#?error [unsupported rules 'tromp-taylor' \(supported: japanese, chinese, aga, new_zealand\)]
 
 170 tengen-rules
 #? [chinese]

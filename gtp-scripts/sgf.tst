@@ -38,6 +38,10 @@
 100 loadsgf variations.sgf three
 #?error [syntax error.*]
 
+# A move number past what a number holds is too large, not too small.
+105 loadsgf variations.sgf 99999999999999999999999999
+#?error [syntax error: the move number is too large]
+
 # Handicap: HA with the root's AB gives handicap stones (White moves first, compensated under
 # area counting).
 110 loadsgf handicap.sgf
@@ -77,12 +81,22 @@ tengen-rules chinese
 210 tengen-rules
 #? [chinese]
 
+# RU[AGA] (as KGS and other programs write it) is the AGA ruleset: N-1 points for N stones.
+212 loadsgf aga.sgf
+#? [white]
+
+214 tengen-rules
+#? [aga]
+
+216 showboard
+#? [.*rules aga, komi 7\.5, handicap 2,.*]
+
 # Bad files: an error, and the game as it was. Load a known position first.
 220 loadsgf variations.sgf 3
 #? [black]
 
 230 loadsgf broken.sgf
-#?error [cannot load file: unbalanced.*]
+#?error [cannot load file: property Q has no value]
 
 240 loadsgf offboard.sgf
 #?error [cannot load file: move 2: point 'jj' is off the 9x9 board]

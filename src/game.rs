@@ -1,6 +1,6 @@
 //! A game record over the board: the configured rules, move history with unlimited undo, the
-//! positions seen (for superko and for reporting Japanese repetitions), prisoners, consecutive
-//! passes, handicap and setup stones, and the pre-judgement opening.
+//! positions seen (for superko, positional or situational, and for reporting Japanese
+//! repetitions), prisoners, consecutive passes, handicap and setup stones, and the pre-judgement opening.
 //!
 //! The opening placements (pre-judgement: W, B, W, B, no pass) belong to a game started on an
 //! empty board. A record that starts from a set-up position (SGF setup stones: a problem, an
@@ -21,7 +21,7 @@
 //! failed operation changes nothing. A game holds at most [`MAX_MOVES`] moves.
 
 use crate::board::{Board, BoardError, Color, Marks, Move, Outcome, Point, Removal};
-use crate::rules::{HalfPoints, Rules};
+use crate::rules::{HalfPoints, KoRule, Rules};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -403,13 +403,16 @@ impl Game {
         self.history.first().map_or(self.to_move, |r| r.to_move)
     }
 
-    /// Sets the side to move of a record without moves (SGF `PL`, a set-up position).
-    pub fn set_start_to_move(&mut self, color: Color) -> Result<(), GameError> {
-        if !self.history.is_empty() {
-            return Err(GameError::BoardNotEmpty);
+    /// Sets the side to move (SGF `PL`; before the first move, the record's first mover). During
+    /// the opening placements their order decides, and another colour is refused.
+    pub fn set_to_move(&mut self, color: Color) -> Result<(), GameError> {
+        match self.opening_color() {
+            Some(expected) if expected != color => Err(GameError::WrongColorInOpening { expected }),
+            _ => {
+                self.to_move = color;
+                Ok(())
+            }
         }
-        self.to_move = color;
-        Ok(())
     }
 
     /// Stones each side has put on the board by moves (setup and handicap stones excluded):
@@ -439,6 +442,23 @@ impl Game {
     /// How many times the position with this hash has occurred so far.
     pub fn times_seen(&self, hash: u64) -> u32 {
         self.seen.get(&hash).copied().unwrap_or(0)
+    }
+
+    /// Whether the rules' superko forbids reaching the position `hash` with `to_move` to move:
+    /// any earlier occurrence (positional), or one with the same side to move (situational).
+    pub fn repeats(&self, hash: u64, to_move: Color) -> bool {
+        match self.rules.ko {
+            KoRule::Basic => false,
+            KoRule::PositionalSuperko => self.seen.contains_key(&hash),
+            // Rare enough (a hash seen before) that a walk over the record costs nothing.
+            KoRule::SituationalSuperko => {
+                self.seen.contains_key(&hash)
+                    && self.positions.iter().enumerate().any(|(i, &h)| {
+                        h == hash
+                            && self.history.get(i).map_or(self.to_move, |r| r.to_move) == to_move
+                    })
+            }
+        }
     }
 
     fn record_position(&mut self, h: u64) {
@@ -488,7 +508,12 @@ impl Game {
                     Removal::Opponent
                 };
                 let outcome = after.try_play(p, color, self.rules.suicide_legal, removal)?;
-                if self.rules.superko() && self.seen.contains_key(&after.hash()) {
+                // A stone that leaves the board as it was (a one-stone suicide) is a pass in
+                // disguise: refused under every superko, the situational one included, as KataGo
+                // allows suicide of several stones only.
+                if self.repeats(after.hash(), color.opponent())
+                    || (self.rules.superko() && after.hash() == self.board.hash())
+                {
                     return Err(GameError::Superko);
                 }
                 outcome
@@ -657,6 +682,30 @@ impl Game {
         Ok(())
     }
 
+    /// Edits the position in the middle of the record (SGF setup stones after a move: a
+    /// review's "what if"), each entry as in [`Game::setup`]. The record restarts from the
+    /// edited position, a set-up position ([`Game::start_from_position`]) keeping the komi, the
+    /// prisoners, the handicap and the side to move: the moves before the edit can no longer be
+    /// undone, and their positions no longer count for superko. On a refused edit nothing
+    /// changes.
+    pub fn edit_position(&mut self, stones: &[(Point, Option<Color>)]) -> Result<(), GameError> {
+        let mut edited = Game::new(self.board.size(), self.rules).expect("size already valid");
+        let mut all: Vec<(Point, Option<Color>)> = self
+            .board
+            .points()
+            .filter_map(|p| self.board.color(p).map(|c| (p, Some(c))))
+            .collect();
+        all.extend_from_slice(stones);
+        edited.setup(&all)?;
+        edited.starts_from_position = true;
+        edited.komi = self.komi;
+        edited.prisoners = self.prisoners;
+        edited.handicap = self.handicap.clone();
+        edited.to_move = self.to_move;
+        *self = edited;
+        Ok(())
+    }
+
     /// Places handicap stones for Black on an empty board; White moves next.
     pub fn place_handicap(&mut self, points: &[Point]) -> Result<(), GameError> {
         if !self.history.is_empty() || self.board.empty_points().len() != self.board_area() {
@@ -702,6 +751,51 @@ mod tests {
             .unwrap();
         let row: usize = s[1..].parse().unwrap();
         b.point(col, b.size() - row)
+    }
+
+    #[test]
+    fn situational_superko_looks_at_the_side_to_move() {
+        // Black walls off A1 and B1; White to move at the start. White A1, Black passes, White B1
+        // is a suicide of both stones that recreates the start position with Black to move:
+        // a position seen before (positional superko refuses it) but not with Black to move
+        // (situational superko allows it).
+        for (rules, legal) in [(Rules::new_zealand(), true), (Rules::tromp_taylor(), false)] {
+            let mut g = Game::new(5, rules).unwrap();
+            let stones: Vec<_> = ["A2", "B2", "C1"]
+                .iter()
+                .map(|s| (pt(&g, s), Some(Color::Black)))
+                .collect();
+            g.setup(&stones).unwrap();
+            g.set_to_move(Color::White).unwrap();
+            let (a1, b1) = (pt(&g, "A1"), pt(&g, "B1"));
+            g.play(Color::White, Move::Play(a1)).unwrap();
+            g.play(Color::Black, Move::Pass).unwrap();
+            assert_eq!(
+                g.is_legal(Color::White, Move::Play(b1)),
+                legal,
+                "{}",
+                rules.name
+            );
+            if legal {
+                g.play(Color::White, Move::Play(b1)).unwrap();
+                // White A1 again would make the position after White's first A1, Black to
+                // move, once more.
+                g.play(Color::Black, Move::Pass).unwrap();
+                assert_eq!(
+                    g.check(Color::White, Move::Play(a1), Removal::Opponent)
+                        .err(),
+                    Some(GameError::Superko)
+                );
+            }
+            // A one-stone suicide is refused under both.
+            let mut h = Game::new(5, rules).unwrap();
+            h.setup(&[
+                (pt(&h, "A2"), Some(Color::Black)),
+                (pt(&h, "B1"), Some(Color::Black)),
+            ])
+            .unwrap();
+            assert!(!h.is_legal(Color::White, Move::Play(a1)));
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tengen::game::Game;
 use tengen::gtp::{self, Engine, Options};
 use tengen::match_play::{self, MatchConfig};
 use tengen::rules::{HalfPoints, Rules};
-use tengen::search;
+use tengen::search::{self, time::DEFAULT_LAG};
 
 #[derive(Parser)]
 #[command(
@@ -36,8 +36,9 @@ struct Cli {
 #[derive(Args, Clone, Default)]
 struct EngineArgs {
     /// Ruleset: japanese (territory counting, basic ko, komi 6.5), chinese (area counting,
-    /// positional superko, komi 7.5) or prejudgement (White first, four free opening stones,
-    /// komi from the players' predictions) [default: chinese]
+    /// positional superko, komi 7.5), prejudgement (White first, four free opening stones,
+    /// komi from the players' predictions), or aga, new_zealand, tromp-taylor as KataGo
+    /// defines them [default: chinese]
     #[arg(long, value_parser = parse_rules)]
     rules: Option<Rules>,
     /// Komi: points added to White's count, any whole or half number (e.g. 7.5, 0, -3.5);
@@ -47,7 +48,8 @@ struct EngineArgs {
     /// Board side at start-up, 2 to 25 (the controller's `boardsize` changes it) [default: 19]
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: Option<u64>,
-    /// Search threads [default: all cores]
+    /// Search threads, at most four per core (more are reduced to that, with a warning)
+    /// [default: all cores]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Playouts (simulated games) per move; with a game clock set by the controller, the clock
@@ -57,6 +59,10 @@ struct EngineArgs {
     /// Seconds of thinking per move when the controller sets no clock [default: 2]
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
+    /// Seconds kept back from every move's time under a game clock for the controller's and the
+    /// network's delays, at most a fifth of a short allotment [default: 1]
+    #[arg(long, value_name = "S", value_parser = parse_lag)]
+    lag: Option<f64>,
     /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
     #[arg(long)]
     seed: Option<u64>,
@@ -96,6 +102,7 @@ impl EngineArgs {
             threads: self.threads.or(outer.threads),
             playouts: self.playouts.or(outer.playouts),
             time: self.time.or(outer.time),
+            lag: self.lag.or(outer.lag),
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
@@ -113,6 +120,17 @@ impl EngineArgs {
         let mut config = search::Config::default();
         if let Some(t) = self.threads {
             config.threads = t as usize;
+            let cap = search::max_threads();
+            if config.threads > cap {
+                log::warn!(
+                    "--threads {}: using {} threads ({} per core): more workers than that share \
+                     the cores without searching faster, and delay the clock and every stop",
+                    t,
+                    cap,
+                    search::THREADS_PER_CORE
+                );
+                config.threads = cap;
+            }
         }
         config.playouts = self.playouts;
         config.time = self.time.map(Duration::from_secs_f64);
@@ -133,6 +151,7 @@ impl EngineArgs {
             search: config,
             ponder: self.ponder,
             override_name: self.override_name.clone(),
+            lag: self.lag.map_or(DEFAULT_LAG, Duration::from_secs_f64),
             override_version: self.override_version.clone(),
         })
     }
@@ -157,6 +176,10 @@ enum Command {
         /// Ruleset: japanese, chinese or prejudgement.
         #[arg(long, default_value = "chinese", value_parser = parse_rules)]
         rules: Rules,
+        /// Moves to try before giving up (about ten million a second); a depth past it is
+        /// refused.
+        #[arg(long, default_value_t = tengen::perft::QUICK_LIMIT)]
+        limit: u64,
     },
     /// Measure playout speed from the empty board, light playouts and full search: one line per
     /// board size and thread count.
@@ -255,6 +278,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A lag margin: a number of seconds from 0 to an hour.
+fn parse_lag(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=3600.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{}' is not a number of seconds from 0 to 3600", s)),
+    }
+}
+
 /// A win-rate threshold: a number from 0 to 1.
 fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -319,12 +350,23 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Some(Command::Perft { size, depth, rules }) => {
+        Some(Command::Perft {
+            size,
+            depth,
+            rules,
+            limit,
+        }) => {
             let Some(game) = Game::new(size, rules) else {
                 eprintln!("tengen: board size must be 2 to 25");
                 return ExitCode::from(2);
             };
-            println!("{}", tengen::perft::perft(&game, depth));
+            match tengen::perft::perft_limited(&game, depth.into(), limit) {
+                Ok(count) => println!("{}", count),
+                Err(e) => {
+                    eprintln!("tengen perft: {} (raise it with --limit)", e);
+                    return ExitCode::FAILURE;
+                }
+            }
         }
         Some(Command::Bench {
             sizes,
@@ -406,6 +448,12 @@ fn run_gtp(args: EngineArgs) -> ExitCode {
     );
     match gtp::serve(engine, std::io::stdin(), std::io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
+        // The controller closed the engine's output: nobody is left to answer, as when it
+        // closes the input.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            log::info!("the controller closed the output; ending");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             log::error!("GTP output failed: {}", e);
             ExitCode::FAILURE

@@ -1,7 +1,8 @@
 //! Rulesets as data.
 //!
-//! A [`Rules`] value is a small `Copy` struct of independent fields; the three presets —
-//! Japanese (1989, territory), Chinese (area) and pre-judgement komi — are just values of it. Code
+//! A [`Rules`] value is a small `Copy` struct of independent fields; the presets — Japanese
+//! (1989, territory), Chinese (area), pre-judgement komi, and the area rulesets AGA, New Zealand
+//! and Tromp–Taylor as KataGo defines them — are just values of it. Code
 //! above this layer asks a field ("is suicide legal?", "how is it counted?") and never matches on a
 //! ruleset's name, so a new variant is a new constructor, not a hunt through the search.
 //!
@@ -128,6 +129,33 @@ pub enum KoRule {
     Basic,
     /// A move may not recreate any earlier whole-board stone arrangement.
     PositionalSuperko,
+    /// A move may not recreate an earlier whole-board stone arrangement that had the same side to
+    /// move (AGA, New Zealand). The board's basic ko stays: with the colours alternating its
+    /// retake is such a repetition anyway, and GTP's moves out of turn do not lift it.
+    SituationalSuperko,
+}
+
+/// The points White receives at the count for Black's handicap stones.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum HandicapBonus {
+    None,
+    /// One per stone (Chinese area counting: the stones Black did not have to play).
+    PerStone,
+    /// One per stone after the first (AGA area counting: a handicap of N stones is N − 1 extra
+    /// moves for Black, the first replacing komi).
+    PerStoneAfterFirst,
+}
+
+impl HandicapBonus {
+    /// The bonus for `stones` handicap stones.
+    pub fn points(self, stones: usize) -> HalfPoints {
+        let n = match self {
+            HandicapBonus::None => 0,
+            HandicapBonus::PerStone => stones,
+            HandicapBonus::PerStoneAfterFirst => stones.saturating_sub(1),
+        };
+        HalfPoints::points(n as i32)
+    }
 }
 
 /// How the final position is counted.
@@ -161,9 +189,12 @@ pub struct Rules {
     pub default_komi: HalfPoints,
     /// Whether an exactly equal count is a draw (`0`). All presets allow it with an integer komi.
     pub draws: bool,
-    /// Whether White receives one point per handicap stone at the count (area counting: the
-    /// stones Black did not have to play).
-    pub handicap_compensation: bool,
+    /// What White receives at the count for the handicap stones.
+    pub handicap_bonus: HandicapBonus,
+    /// Whether the stones both players agree are dead are lifted at the count. Without (Tromp–
+    /// Taylor) every stone on the board at the end counts as alive, so dead stones have to be
+    /// captured before passing (KataGo's `friendlyPassOk`).
+    pub dead_stones_lifted: bool,
     /// Whether the komi is the threshold that the players' predictions set after the opening.
     pub komi_from_predictions: bool,
 }
@@ -181,7 +212,8 @@ impl Rules {
             scoring: Scoring::Territory,
             default_komi: HalfPoints(13),
             draws: true,
-            handicap_compensation: false,
+            handicap_bonus: HandicapBonus::None,
+            dead_stones_lifted: true,
             komi_from_predictions: false,
         }
     }
@@ -198,7 +230,8 @@ impl Rules {
             scoring: Scoring::Area,
             default_komi: HalfPoints(15),
             draws: true,
-            handicap_compensation: true,
+            handicap_bonus: HandicapBonus::PerStone,
+            dead_stones_lifted: true,
             komi_from_predictions: false,
         }
     }
@@ -217,23 +250,71 @@ impl Rules {
             scoring: Scoring::Area,
             default_komi: HalfPoints(0),
             draws: true,
-            handicap_compensation: false,
+            handicap_bonus: HandicapBonus::None,
+            dead_stones_lifted: true,
             komi_from_predictions: true,
         }
     }
 
-    /// The preset with this name (case-insensitive), if any.
+    /// AGA rules as KataGo plays them: area counting, situational superko, suicide illegal, komi
+    /// 7.5, White receives N − 1 points for N handicap stones. AGA's pass stones and "White passes
+    /// last" make its territory count equal to this area count, so the result is AGA's.
+    pub const fn aga() -> Rules {
+        Rules {
+            name: "aga",
+            ko: KoRule::SituationalSuperko,
+            handicap_bonus: HandicapBonus::PerStoneAfterFirst,
+            ..Rules::chinese()
+        }
+    }
+
+    /// New Zealand rules as KataGo defines them: area counting, situational superko, suicide of
+    /// one or more stones legal, komi 7, no handicap bonus.
+    pub const fn new_zealand() -> Rules {
+        Rules {
+            name: "new_zealand",
+            suicide_legal: true,
+            ko: KoRule::SituationalSuperko,
+            default_komi: HalfPoints(14),
+            handicap_bonus: HandicapBonus::None,
+            ..Rules::chinese()
+        }
+    }
+
+    /// Tromp–Taylor rules: area counting of the board exactly as it stands at two passes (no
+    /// stone is lifted as dead), positional superko, suicide legal, komi 7.5, no handicap bonus.
+    pub const fn tromp_taylor() -> Rules {
+        Rules {
+            name: "tromp-taylor",
+            suicide_legal: true,
+            handicap_bonus: HandicapBonus::None,
+            dead_stones_lifted: false,
+            ..Rules::chinese()
+        }
+    }
+
+    /// The preset with this name (case-insensitive; KataGo's and KGS's spellings), if any.
     pub fn by_name(name: &str) -> Option<Rules> {
         match name.to_ascii_lowercase().as_str() {
             "japanese" => Some(Rules::japanese()),
             "chinese" => Some(Rules::chinese()),
             "prejudgement" | "pre-judgement" => Some(Rules::prejudgement()),
+            "aga" => Some(Rules::aga()),
+            "new_zealand" | "new-zealand" | "newzealand" | "nz" => Some(Rules::new_zealand()),
+            "tromp-taylor" | "tromp_taylor" | "tromptaylor" => Some(Rules::tromp_taylor()),
             _ => None,
         }
     }
 
     /// The names of the presets, for error messages and help.
-    pub const NAMES: [&'static str; 3] = ["japanese", "chinese", "prejudgement"];
+    pub const NAMES: [&'static str; 6] = [
+        "japanese",
+        "chinese",
+        "prejudgement",
+        "aga",
+        "new_zealand",
+        "tromp-taylor",
+    ];
 
     /// Whether the opening placement phase is still running after `stones_placed` moves.
     pub fn in_opening(&self, moves_played: usize) -> bool {
@@ -259,7 +340,7 @@ impl Rules {
 
     /// Whether repetitions beyond basic ko are forbidden.
     pub fn superko(&self) -> bool {
-        self.ko == KoRule::PositionalSuperko
+        self.ko != KoRule::Basic
     }
 
     /// Whether the eyes of groups in seki count as points (area counting) or not (territory).
@@ -312,5 +393,33 @@ mod tests {
         assert_eq!(p.opening_color(4), None);
         assert!(!j.seki_eyes_count() && c.seki_eyes_count());
         assert_eq!(Rules::by_name("Chinese"), Some(c));
+    }
+
+    #[test]
+    fn area_presets_as_katago_defines_them() {
+        let (a, n, t) = (Rules::aga(), Rules::new_zealand(), Rules::tromp_taylor());
+        assert!(!a.suicide_legal && n.suicide_legal && t.suicide_legal);
+        assert_eq!(a.ko, KoRule::SituationalSuperko);
+        assert_eq!(n.ko, KoRule::SituationalSuperko);
+        assert_eq!(t.ko, KoRule::PositionalSuperko);
+        assert_eq!(
+            [a.default_komi, n.default_komi, t.default_komi],
+            [HalfPoints(15), HalfPoints(14), HalfPoints(15)]
+        );
+        assert_eq!(a.handicap_bonus.points(4), HalfPoints::points(3));
+        assert_eq!(a.handicap_bonus.points(0), HalfPoints::ZERO);
+        assert_eq!(
+            Rules::chinese().handicap_bonus.points(4),
+            HalfPoints::points(4)
+        );
+        assert_eq!(t.handicap_bonus.points(4), HalfPoints::ZERO);
+        assert!(a.dead_stones_lifted && n.dead_stones_lifted && !t.dead_stones_lifted);
+        assert!([a, n, t]
+            .iter()
+            .all(|r| r.scoring == Scoring::Area && r.superko()));
+        for name in Rules::NAMES {
+            assert_eq!(Rules::by_name(name).map(|r| r.name), Some(name));
+        }
+        assert_eq!(Rules::by_name("NZ"), Some(n));
     }
 }

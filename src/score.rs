@@ -58,7 +58,8 @@ pub fn count(game: &Game, dead: &[Point]) -> Count {
 }
 
 /// Counts a position given everything the count depends on. `prisoners[c]` are the stones `c`
-/// captured during play.
+/// captured during play. Rules that lift no dead stones (Tromp–Taylor) count the board as it
+/// stands, whatever `dead` says.
 pub fn count_board(
     board: &Board,
     rules: &Rules,
@@ -67,6 +68,7 @@ pub fn count_board(
     handicap: u32,
     dead: &[Point],
 ) -> Count {
+    let dead = if rules.dead_stones_lifted { dead } else { &[] };
     let clean = lift(board, dead);
     // Each lifted stone's owner loses it: the other side gains a prisoner.
     let mut lifted = [0u32; 2];
@@ -126,10 +128,7 @@ pub fn count_board(
         black += (prisoners[0] + lifted[0]) as i32;
         white += (prisoners[1] + lifted[1]) as i32;
     }
-    let mut compensation = komi;
-    if rules.handicap_compensation {
-        compensation = compensation + HalfPoints::points(handicap as i32);
-    }
+    let compensation = komi + rules.handicap_bonus.points(handicap as usize);
     let margin = Margin(HalfPoints::points(black - white) - compensation);
     Count {
         black,
@@ -587,5 +586,8 @@ mod tests {
         let mut j = g.clone();
         j.set_rules(Rules::japanese());
         assert_eq!(count(&j, &[]).compensation, HalfPoints(1));
+        // AGA: one point for each stone after the first.
+        j.set_rules(Rules::aga());
+        assert_eq!(count(&j, &[]).compensation, HalfPoints(3));
     }
 }

@@ -4,10 +4,17 @@
 //! The reader is tolerant where files in the wild differ — text before the first `(`, white
 //! space anywhere between tokens, lower-case letters in property names (FF[3] style, ignored as
 //! FF[4] asks), `tt` for a pass on boards up to 19×19, compressed point lists (`aa:cc`), several
-//! games in a collection (the first is read) — and strict where the position would be wrong:
-//! unknown board sizes, points off the board, moves the rules forbid. Only the main line is read:
-//! at every branching the first variation. The parser keeps its own stack, so deep nesting cannot
-//! exhaust the call stack.
+//! games in a collection (the first is read), `PL[1]`/`PL[2]` (FF[1]'s colours), setup stones
+//! in the middle of a game (an edit of the position), a node holding a move of each colour
+//! (played in file order, as GNU Go does), nodes after a node's variations (not on the main
+//! line), a file cut short (read up to its last complete node, with a warning) — and strict
+//! where the position would be wrong: unknown board sizes, points off the board, moves the
+//! rules forbid. Only the main line is read: at every branching the first variation. The parser
+//! keeps its own stack, so deep nesting cannot exhaust the call stack.
+//!
+//! Memory stays in proportion to what the reader uses, whatever the file: only the properties it
+//! reads are kept ([`USED`]), each of them once per node, the setup points of a record at most
+//! [`MAX_SETUP_POINTS`]; any other property is skipped as it is read.
 //!
 //! Loading either yields a complete new game or an error; the caller's game is never touched.
 
@@ -15,7 +22,6 @@ use crate::board::{Board, Color, Move, Point, Removal};
 use crate::game::Game;
 use crate::prejudgement::Predictions;
 use crate::rules::{HalfPoints, Rules};
-use std::collections::HashMap;
 use std::fmt;
 
 /// Why a record could not be read.
@@ -32,10 +38,43 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
     Err(SgfError(msg.into()))
 }
 
-/// One node: its properties in file order, each with its values (escapes resolved).
+/// A piece of the file quoted in a message: at most 32 characters, control characters escaped,
+/// so that a message stays one short line of text whatever the file holds.
+fn quoted(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == 32 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The properties the reader uses; every other one is skipped as it is read.
+pub const USED: &[&str] = &[
+    "GM", "SZ", "RU", "KM", "HA", "AB", "AW", "AE", "PL", "B", "W", "RM", "C",
+];
+
+/// Properties with a list of points: all their values are kept. Of the others only the first
+/// value counts.
+const POINT_LISTS: &[&str] = &["AB", "AW", "AE"];
+
+/// The most setup points (`AB`, `AW`, `AE` values) a record may list: a hundred whole 25×25
+/// boards, far beyond any real record, so that a file of millions of them is refused while it
+/// is read.
+pub const MAX_SETUP_POINTS: usize = 62_500;
+
+/// One node: the properties of [`USED`] it holds, in file order, each with its values (escapes
+/// resolved).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {
-    pub props: Vec<(String, Vec<String>)>,
+    pub props: Vec<(&'static str, Vec<String>)>,
 }
 
 impl Node {
@@ -43,7 +82,7 @@ impl Node {
     pub fn get(&self, id: &str) -> Option<&[String]> {
         self.props
             .iter()
-            .find(|(k, _)| k == id)
+            .find(|(k, _)| *k == id)
             .map(|(_, v)| v.as_slice())
     }
 
@@ -65,19 +104,207 @@ struct Frame {
 /// while it is read, before its nodes take hundreds of bytes each.
 pub const MAX_MAIN_LINE_NODES: usize = 1 + 2 * crate::game::MAX_MOVES;
 
-/// The main line of the first game in `text`: its nodes from the root on.
-pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
-    let chars: Vec<char> = text.chars().collect();
-    let Some(start) = chars.iter().position(|&c| c == '(') else {
+/// The main line of a record's first game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MainLine {
+    /// The nodes from the root on.
+    pub nodes: Vec<Node>,
+    /// The file ended inside the game: `nodes` are its complete nodes up to there.
+    pub cut_short: bool,
+}
+
+/// What reading a node found.
+enum NodeRead {
+    /// The node and where it ends.
+    Node(Node, usize),
+    /// The text ended inside the node.
+    CutShort,
+}
+
+/// The reader's position in the text, and the setup points kept so far.
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    setup_points: usize,
+}
+
+impl Reader<'_> {
+    /// The length of the white-space character at `i`, if there is one.
+    fn space_at(&self, i: usize) -> Option<usize> {
+        let b = *self.bytes.get(i)?;
+        if b.is_ascii() {
+            return b.is_ascii_whitespace().then_some(1);
+        }
+        let c = self.text.get(i..)?.chars().next()?;
+        c.is_whitespace().then(|| c.len_utf8())
+    }
+
+    fn skip_space(&self, mut i: usize) -> usize {
+        while let Some(n) = self.space_at(i) {
+            i += n;
+        }
+        i
+    }
+
+    /// The character at `i`, for messages.
+    fn char_at(&self, i: usize) -> char {
+        self.text
+            .get(i..)
+            .and_then(|t| t.chars().next())
+            .unwrap_or(' ')
+    }
+
+    /// Reads the properties of a node starting after its `;`, keeping those of [`USED`] (all
+    /// values of a point list, the first of any other); a property repeated in the node (seen
+    /// in some files) adds to the first. `keep` false reads the node only to skip it.
+    fn node(&mut self, mut i: usize, keep: bool) -> Result<NodeRead, SgfError> {
+        let mut node = Node::default();
+        let n = self.bytes.len();
+        let mut properties = 0;
+        loop {
+            i = self.skip_space(i);
+            // A node the text ends in before any property may have lost them all.
+            if i >= n && properties == 0 {
+                return Ok(NodeRead::CutShort);
+            }
+            if i >= n || matches!(self.bytes[i], b';' | b'(' | b')') {
+                return Ok(NodeRead::Node(node, i));
+            }
+            properties += 1;
+            // Property identifier: upper-case letters count, lower-case ones are ignored (FF[3]).
+            let mut id = [0u8; 8];
+            let mut len = 0;
+            let mut long = false;
+            while i < n && self.bytes[i].is_ascii_alphabetic() {
+                if self.bytes[i].is_ascii_uppercase() {
+                    if len < id.len() {
+                        id[len] = self.bytes[i];
+                    } else {
+                        long = true;
+                    }
+                    len += 1;
+                }
+                i += 1;
+            }
+            if len == 0 {
+                if i >= n {
+                    return Ok(NodeRead::CutShort);
+                }
+                return err(format!(
+                    "expected a property name, found '{}'",
+                    quoted(&self.char_at(i).to_string())
+                ));
+            }
+            let name = std::str::from_utf8(&id[..len.min(id.len())]).unwrap_or("");
+            let used = if long || !keep {
+                None
+            } else {
+                USED.iter().copied().find(|&u| u == name)
+            };
+            let list = used.is_some_and(|u| POINT_LISTS.contains(&u));
+            let slot = used.map(|u| match node.props.iter().position(|(k, _)| *k == u) {
+                Some(k) => k,
+                None => {
+                    node.props.push((u, Vec::new()));
+                    node.props.len() - 1
+                }
+            });
+            let mut values = 0;
+            loop {
+                i = self.skip_space(i);
+                if i >= n && values == 0 {
+                    return Ok(NodeRead::CutShort);
+                }
+                if i >= n || self.bytes[i] != b'[' {
+                    break;
+                }
+                let wanted = slot.filter(|&k| list || node.props[k].1.is_empty());
+                let Some((value, next)) = self.value(i + 1, wanted.is_some()) else {
+                    return Ok(NodeRead::CutShort);
+                };
+                if let (Some(k), Some(v)) = (wanted, value) {
+                    if list {
+                        self.setup_points += 1;
+                        if self.setup_points > MAX_SETUP_POINTS {
+                            return err(format!("more than {} setup points", MAX_SETUP_POINTS));
+                        }
+                    }
+                    node.props[k].1.push(v);
+                }
+                values += 1;
+                i = next;
+            }
+            if values == 0 {
+                return err(format!("property {} has no value", quoted(name)));
+            }
+        }
+    }
+
+    /// Reads a value after its `[` up to the closing `]`, resolving `\` escapes and dropping
+    /// soft line breaks (`\` before a newline); the text only when `keep`. `None` when the text
+    /// ends first.
+    fn value(&self, mut i: usize, keep: bool) -> Option<(Option<String>, usize)> {
+        let mut v = Vec::new();
+        let bytes = self.bytes;
+        while i < bytes.len() {
+            match bytes[i] {
+                b']' => {
+                    let text = keep.then(|| String::from_utf8_lossy(&v).into_owned());
+                    return Some((text, i + 1));
+                }
+                b'\\' => {
+                    i += 1;
+                    match bytes.get(i) {
+                        Some(b'\n') => {
+                            if bytes.get(i + 1) == Some(&b'\r') {
+                                i += 1;
+                            }
+                        }
+                        Some(b'\r') => {
+                            if bytes.get(i + 1) == Some(&b'\n') {
+                                i += 1;
+                            }
+                        }
+                        Some(&c) => {
+                            if keep {
+                                v.push(c);
+                            }
+                        }
+                        None => return None,
+                    }
+                    i += 1;
+                }
+                c => {
+                    if keep {
+                        v.push(c);
+                    }
+                    i += 1;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The main line of the first game in `text`: its nodes from the root on. A file that ends
+/// inside the game gives its complete nodes ([`MainLine::cut_short`]); one with none is refused.
+pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
+    let mut reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        setup_points: 0,
+    };
+    let bytes = text.as_bytes();
+    let Some(start) = bytes.iter().position(|&c| c == b'(') else {
         return err("no game tree (no '(')");
     };
     let mut i = start;
     let mut stack: Vec<Frame> = Vec::new();
     let mut nodes: Vec<Node> = Vec::new();
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '(' => {
+    let mut cut_short = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => {
                 let main = match stack.last_mut() {
                     None => true,
                     Some(f) => {
@@ -92,7 +319,7 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
                 });
                 i += 1;
             }
-            ')' => {
+            b')' => {
                 if stack.pop().is_none() {
                     return err("unbalanced ')'");
                 }
@@ -102,124 +329,51 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
                     break;
                 }
             }
-            ';' => {
+            b';' => {
                 let Some(frame) = stack.last() else {
                     return err("node outside a game tree");
                 };
-                if frame.had_child {
-                    return err("node after variations");
-                }
-                let keep = frame.main;
-                let (node, next) = read_node(&chars, i + 1)?;
-                if keep {
-                    if nodes.len() == MAX_MAIN_LINE_NODES {
-                        return err(format!(
-                            "more than {} nodes on the main line",
-                            MAX_MAIN_LINE_NODES
-                        ));
+                // A node after a node's variations (malformed, but seen) is on no line that
+                // the first variations make: read and left out.
+                let keep = frame.main && !frame.had_child;
+                match reader.node(i + 1, keep)? {
+                    NodeRead::Node(node, next) => {
+                        if keep {
+                            if nodes.len() == MAX_MAIN_LINE_NODES {
+                                return err(format!(
+                                    "more than {} nodes on the main line",
+                                    MAX_MAIN_LINE_NODES
+                                ));
+                            }
+                            nodes.push(node);
+                        }
+                        i = next;
                     }
-                    nodes.push(node);
+                    NodeRead::CutShort => {
+                        cut_short = true;
+                        break;
+                    }
                 }
-                i = next;
             }
-            c if c.is_whitespace() => i += 1,
+            _ if reader.space_at(i).is_some() => i += reader.space_at(i).unwrap_or(1),
             _ if stack.is_empty() => i += 1,
-            c => return err(format!("unexpected '{}' between nodes", c)),
+            _ => {
+                return err(format!(
+                    "unexpected '{}' between nodes",
+                    quoted(&reader.char_at(i).to_string())
+                ))
+            }
         }
     }
-    if !stack.is_empty() {
-        return err("unbalanced '(' (file cut short?)");
-    }
+    cut_short |= !stack.is_empty();
     if nodes.is_empty() {
-        return err("empty game tree");
+        return err(if cut_short {
+            "no complete node (file cut short?)"
+        } else {
+            "empty game tree"
+        });
     }
-    Ok(nodes)
-}
-
-/// Reads the properties of a node starting after its `;`; returns the node and where it ends.
-fn read_node(chars: &[char], mut i: usize) -> Result<(Node, usize), SgfError> {
-    let mut node = Node::default();
-    // Where each property name stands in `node.props`: a node may hold very many.
-    let mut index: HashMap<String, usize> = HashMap::new();
-    loop {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        if i >= chars.len() || matches!(chars[i], ';' | '(' | ')') {
-            return Ok((node, i));
-        }
-        // Property identifier: upper-case letters count, lower-case ones are ignored (FF[3]).
-        let mut id = String::new();
-        while i < chars.len() && chars[i].is_ascii_alphabetic() {
-            if chars[i].is_ascii_uppercase() {
-                id.push(chars[i]);
-            }
-            i += 1;
-        }
-        if id.is_empty() {
-            return err(format!(
-                "expected a property name, found '{}'",
-                chars.get(i).copied().unwrap_or(' ')
-            ));
-        }
-        let mut values = Vec::new();
-        loop {
-            while i < chars.len() && chars[i].is_whitespace() {
-                i += 1;
-            }
-            if i >= chars.len() || chars[i] != '[' {
-                break;
-            }
-            let (v, next) = read_value(chars, i + 1)?;
-            values.push(v);
-            i = next;
-        }
-        if values.is_empty() {
-            return err(format!("property {} has no value", id));
-        }
-        match index.get(&id) {
-            // A repeated property (seen in some files) adds to the first.
-            Some(&k) => node.props[k].1.extend(values),
-            None => {
-                index.insert(id.clone(), node.props.len());
-                node.props.push((id, values));
-            }
-        }
-    }
-}
-
-/// Reads a value after its `[` up to the closing `]`, resolving `\` escapes and dropping soft
-/// line breaks (`\` before a newline).
-fn read_value(chars: &[char], mut i: usize) -> Result<(String, usize), SgfError> {
-    let mut v = String::new();
-    while i < chars.len() {
-        match chars[i] {
-            ']' => return Ok((v, i + 1)),
-            '\\' => {
-                i += 1;
-                match chars.get(i) {
-                    Some('\n') => {
-                        if chars.get(i + 1) == Some(&'\r') {
-                            i += 1;
-                        }
-                    }
-                    Some('\r') => {
-                        if chars.get(i + 1) == Some(&'\n') {
-                            i += 1;
-                        }
-                    }
-                    Some(&c) => v.push(c),
-                    None => break,
-                }
-                i += 1;
-            }
-            c => {
-                v.push(c);
-                i += 1;
-            }
-        }
-    }
-    err("property value without its ']'")
+    Ok(MainLine { nodes, cut_short })
 }
 
 /// A point in SGF letters (`a` = first column or the top row), `None` for a pass (`""`, or
@@ -292,24 +446,53 @@ fn rules_name(rules: &Rules) -> String {
     name
 }
 
-/// Builds the game of an SGF text: size `SZ` (19 when absent), komi `KM` (else `komi`), rules
-/// `RU` when it names a tengen ruleset (else `rules`), setup stones `AB`/`AW`/`AE` before the
-/// first move (the root's `AB` alone with `HA` are handicap stones), the side to move `PL` before
-/// the first move, then the moves of the main line. A record that starts from setup stones has
-/// no opening placements (see [`Game::opening_placements`]): its first move may be either
-/// colour's, and without `PL` the side to move is the first move's colour, else the rules'. With `stop_before = Some(k)`, the position before move number `k` (1-based); a `k`
-/// beyond the last move reads the whole game.
-pub fn load(
-    text: &str,
-    rules: Rules,
-    komi: HalfPoints,
-    stop_before: Option<usize>,
-) -> Result<Game, SgfError> {
-    let nodes = main_line(text)?;
+/// A record read into a game, with what the caller needs to know besides the game.
+#[derive(Clone)]
+pub struct Loaded {
+    pub game: Game,
+    /// Whether the record gave its komi (`KM`); without it the game has the rules' usual komi.
+    pub komi_given: bool,
+    /// The pre-judgement predictions the root comment states ([`predictions`]).
+    pub predictions: Option<Predictions>,
+}
+
+/// A colour as `PL` writes it: `B`/`W` (any case, or the whole word), or FF[1]'s `1`/`2`.
+fn pl_color(value: &str) -> Option<Color> {
+    match value.trim() {
+        "1" => Some(Color::Black),
+        "2" => Some(Color::White),
+        v => crate::coords::parse_color(v),
+    }
+}
+
+/// The game of an SGF text: [`read`] without the extras.
+pub fn load(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Game, SgfError> {
+    read(text, rules, stop_before).map(|l| l.game)
+}
+
+/// Builds the game of an SGF text: size `SZ` (19 when absent), rules `RU` when it names a
+/// tengen ruleset (else `rules`), komi `KM` (else the rules' usual komi), setup stones
+/// `AB`/`AW`/`AE` (the root's `AB` alone with `HA` are handicap stones), then the moves of the
+/// main line, a node's moves in file order. A record that starts from setup stones has no
+/// opening placements (see [`Game::opening_placements`]): its first move may be either colour's,
+/// and without `PL` the side to move is the first move's colour, else the rules'. Setup stones
+/// after the first move edit the position: the game restarts from the edited position
+/// ([`Game::edit_position`]). `PL` sets the side to move after its node's moves (a move of the
+/// other colour still follows). With `stop_before = Some(k)`, the position before move number
+/// `k` (1-based), that move's colour to move; a `k` beyond the last move reads the whole game. A
+/// file cut short is read up to its last complete node, with a warning in the log.
+pub fn read(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Loaded, SgfError> {
+    let MainLine { nodes, cut_short } = main_line(text)?;
+    if cut_short {
+        log::warn!(
+            "the record is cut short: read up to its last complete node ({} nodes)",
+            nodes.len()
+        );
+    }
     let root = &nodes[0];
     if let Some(gm) = root.first("GM") {
         if gm.trim() != "1" {
-            return err(format!("GM[{}] is not a game of Go", gm));
+            return err(format!("GM[{}] is not a game of Go", quoted(gm)));
         }
     }
     let size = match root.first("SZ") {
@@ -320,7 +503,7 @@ pub fn load(
             match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
                 (Ok(a), Ok(b)) if a == b => a,
                 (Ok(_), Ok(_)) => return err("rectangular boards are not supported"),
-                _ => return err(format!("SZ[{}] is not a board size", s)),
+                _ => return err(format!("SZ[{}] is not a board size", quoted(s))),
             }
         }
     };
@@ -329,10 +512,10 @@ pub fn load(
         return err(format!("board size {} is not supported (2 to 25)", size));
     };
     let komi = match root.first("KM") {
-        None => komi,
+        None => rules.default_komi,
         Some(k) => match k.trim().parse::<f64>() {
             Ok(v) if v.is_finite() && v.abs() <= 10_000.0 => HalfPoints::round_from(v),
-            _ => return err(format!("KM[{}] is not a komi", k)),
+            _ => return err(format!("KM[{}] is not a komi", quoted(k))),
         },
     };
     game.set_komi(komi);
@@ -340,29 +523,27 @@ pub fn load(
         None => 0,
         Some(h) => match h.trim().parse::<usize>() {
             Ok(h) => h,
-            Err(_) => return err(format!("HA[{}] is not a number", h)),
+            Err(_) => return err(format!("HA[{}] is not a number", quoted(h))),
         },
     };
 
     let mut number = 0usize;
     let mut pl_seen = false;
-    for (index, node) in nodes.iter().enumerate() {
+    'nodes: for (index, node) in nodes.iter().enumerate() {
         let board = game.board().clone();
         let ab = parse_point_list(node.get("AB").unwrap_or(&[]), &board)?;
         let aw = parse_point_list(node.get("AW").unwrap_or(&[]), &board)?;
         let ae = parse_point_list(node.get("AE").unwrap_or(&[]), &board)?;
         if !(ab.is_empty() && aw.is_empty() && ae.is_empty()) {
-            if game.move_number() > 0 {
-                return err("setup stones after the first move are not supported");
-            }
             let as_handicap = index == 0 && handicap > 0 && aw.is_empty() && ae.is_empty();
+            let mut stones: Vec<(Point, Option<Color>)> = ae.iter().map(|&p| (p, None)).collect();
+            stones.extend(ab.iter().map(|&p| (p, Some(Color::Black))));
+            stones.extend(aw.iter().map(|&p| (p, Some(Color::White))));
             let placed = if as_handicap {
                 game.place_handicap(&ab)
+            } else if game.moves().next().is_some() {
+                game.edit_position(&stones)
             } else {
-                let mut stones: Vec<(Point, Option<Color>)> =
-                    ae.iter().map(|&p| (p, None)).collect();
-                stones.extend(ab.iter().map(|&p| (p, Some(Color::Black))));
-                stones.extend(aw.iter().map(|&p| (p, Some(Color::White))));
                 // A record set up from stones is a position: its opening lies behind it.
                 game.setup(&stones)
                     .and_then(|()| game.start_from_position())
@@ -371,54 +552,67 @@ pub fn load(
                 return err(format!("setup stones refused: {}", e));
             }
         }
-        if let Some(pl) = node.first("PL") {
-            let Some(color) = crate::coords::parse_color(pl.trim()) else {
-                return err(format!("PL[{}] is not a colour", pl));
+        let pl = match node.first("PL") {
+            None => None,
+            Some(v) => match pl_color(v) {
+                Some(c) => Some(c),
+                None => return err(format!("PL[{}] is not a colour", quoted(v))),
+            },
+        };
+        // The node's moves in file order (a node may hold one of each colour).
+        for &(id, ref values) in &node.props {
+            let color = match id {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
             };
-            // After the first move the moves' own colours say who moves: `PL` there is
-            // ignored.
-            pl_seen |= game.set_start_to_move(color).is_ok();
-        }
-        let b = node.get("B");
-        let w = node.get("W");
-        let (color, values) = match (b, w) {
-            (None, None) => continue,
-            (Some(_), Some(_)) => return err("a node with both a Black and a White move"),
-            (Some(v), None) => (Color::Black, v),
-            (None, Some(v)) => (Color::White, v),
-        };
-        number += 1;
-        if stop_before.is_some_and(|k| number >= k) {
-            // Stopped before the first move: that move's colour is the side to move, unless
-            // `PL` said it.
-            if game.moves().next().is_none() && !pl_seen {
-                let _ = game.set_start_to_move(color);
+            number += 1;
+            if stop_before.is_some_and(|k| number >= k) {
+                // Stopped before this move: its colour moves, unless `PL` said who moves first.
+                if !(game.moves().next().is_none() && pl_seen) {
+                    let _ = game.set_to_move(color);
+                }
+                break 'nodes;
             }
-            break;
+            let value = values.first().map_or("", |v| v.as_str());
+            let mv = match parse_point(value, &board) {
+                Ok(Some(p)) => Move::Play(p),
+                Ok(None) => Move::Pass,
+                Err(e) => return err(format!("move {}: {}", number, e)),
+            };
+            // `RM[own]`: the mover removed its own stones in a mutual capture (pre-judgement
+            // rules; the game ignores the choice under rules that do not give it).
+            let removal = match node.first("RM") {
+                Some(r) if r.trim().eq_ignore_ascii_case("own") => Removal::Own,
+                _ => Removal::Opponent,
+            };
+            if let Err(e) = game.play_with(color, mv, removal) {
+                return err(format!(
+                    "move {} ({} {}) is illegal: {}",
+                    number,
+                    color.letter(),
+                    if value.is_empty() {
+                        "pass".to_string()
+                    } else {
+                        quoted(value)
+                    },
+                    e
+                ));
+            }
         }
-        let value = values[0].as_str();
-        let mv = match parse_point(value, &board) {
-            Ok(Some(p)) => Move::Play(p),
-            Ok(None) => Move::Pass,
-            Err(e) => return err(format!("move {}: {}", number, e)),
-        };
-        // `RM[own]`: the mover removed its own stones in a mutual capture (pre-judgement rules;
-        // the game ignores the choice under rules that do not give it).
-        let removal = match node.first("RM") {
-            Some(r) if r.trim().eq_ignore_ascii_case("own") => Removal::Own,
-            _ => Removal::Opponent,
-        };
-        if let Err(e) = game.play_with(color, mv, removal) {
-            return err(format!(
-                "move {} ({} {}) is illegal: {}",
-                number,
-                color.letter(),
-                if value.is_empty() { "pass" } else { value },
-                e
-            ));
+        // After the node's moves, `PL` says who moves next (before the first move: who moves
+        // first). During the pre-judgement opening its order rules, and `PL` is ignored.
+        if let Some(c) = pl {
+            let first = game.moves().next().is_none();
+            pl_seen |= game.set_to_move(c).is_ok() && first;
         }
     }
-    Ok(game)
+    let predictions = predictions_of(&nodes);
+    Ok(Loaded {
+        game,
+        komi_given: root.get("KM").is_some(),
+        predictions,
+    })
 }
 
 /// What a written record says besides the game itself.
@@ -438,8 +632,12 @@ pub struct Info {
 /// The pre-judgement predictions a record states in its root comment, if any (see
 /// [`Predictions::from_comment`]).
 pub fn predictions(text: &str) -> Option<Predictions> {
-    let nodes = main_line(text).ok()?;
-    Predictions::from_comment(nodes[0].first("C")?)
+    predictions_of(&main_line(text).ok()?.nodes)
+}
+
+/// [`predictions`] from the record's nodes.
+fn predictions_of(nodes: &[Node]) -> Option<Predictions> {
+    Predictions::from_comment(nodes.first()?.first("C")?)
 }
 
 /// A property value with `]` and `\` escaped.
@@ -546,7 +744,7 @@ mod tests {
     #[test]
     fn main_line_takes_first_variations() {
         let t = "junk (;GM[1]SZ[9];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))(;B[zz])";
-        let nodes = main_line(t).unwrap();
+        let nodes = main_line(t).unwrap().nodes;
         let moves: Vec<_> = nodes
             .iter()
             .filter_map(|n| n.first("B").or(n.first("W")))
@@ -556,7 +754,9 @@ mod tests {
 
     #[test]
     fn escapes_and_lower_case_names() {
-        let nodes = main_line("(;C[a\\]b\\\\c\\\nd] AddBlack[aa][bb])").unwrap();
+        let nodes = main_line("(;C[a\\]b\\\\c\\\nd] AddBlack[aa][bb])")
+            .unwrap()
+            .nodes;
         assert_eq!(nodes[0].first("C"), Some("a]b\\cd"));
         assert_eq!(nodes[0].get("AB").unwrap().len(), 2);
     }
@@ -566,18 +766,44 @@ mod tests {
         for t in [
             "",
             "(;",
-            "(;B[aa]",
             "(;B)",
             "(;[aa])",
-            "(;B[aa](;W[bb]);W[cc])",
+            "(;B[aa];W)X",
+            "(;SZ[9]\u{1b}[2J;B[ee])",
         ] {
             assert!(main_line(t).is_err(), "{:?}", t);
         }
     }
 
     #[test]
+    fn a_file_cut_short_gives_its_complete_nodes() {
+        for (t, moves) in [
+            ("(;SZ[9];B[aa];W[bb]", 2),
+            ("(;SZ[9];B[aa];W[bb];B[c", 2),
+            ("(;SZ[9];B[aa];W[bb];B[cc]C[a comment\\", 2),
+            ("(;SZ[9];B[aa];W[bb];B[cc]AB", 2),
+            ("(;SZ[9];B[aa];W[bb](;B[cc]", 3),
+            ("(;SZ[9];B[aa];W[bb];B[cc] ", 3),
+        ] {
+            let line = main_line(t).unwrap();
+            assert!(line.cut_short, "{:?}", t);
+            assert_eq!(line.nodes.len(), 1 + moves, "{:?}", t);
+        }
+        assert!(!main_line("(;SZ[9];B[aa])").unwrap().cut_short);
+        assert!(main_line("(;SZ[9").is_err());
+    }
+
+    #[test]
+    fn nodes_after_variations_are_left_out() {
+        let line = main_line("(;B[aa](;W[bb]);W[cc])").unwrap();
+        let moves: Vec<_> = line.nodes.iter().filter_map(|n| n.first("W")).collect();
+        assert_eq!(moves, ["bb"]);
+    }
+
+    #[test]
     fn text_after_the_first_game_is_ignored() {
         assert!(main_line("(;B[aa])) trailing junk").is_ok());
+        assert!(main_line("(;B[aa])\u{a0}(;W[é \u{3000}").is_ok());
     }
 
     #[test]
@@ -591,24 +817,110 @@ mod tests {
         // A record that names a whole board's rectangle a thousand times loads as one set of
         // stones (the last row left open, so the group has liberties).
         let text = format!("(;SZ[9]AB{})", "[aa:ih]".repeat(1000));
-        let g = load(&text, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let g = load(&text, Rules::chinese(), None).unwrap();
         assert_eq!(g.board().empty_points().len(), 9);
     }
 
     #[test]
-    fn many_property_names_in_one_node_are_all_kept() {
+    fn only_the_properties_read_are_kept() {
         let names: Vec<String> = (0..5000)
             .map(|i| {
                 let l = |k: usize| (b'A' + (i / k % 26) as u8) as char;
                 format!("{}{}{}[x]", l(676), l(26), l(1))
             })
             .collect();
-        let text = format!("(;SZ[9]{}AB[aa]AB[bb])", names.concat());
-        let nodes = main_line(&text).unwrap();
-        assert_eq!(nodes[0].props.len(), 5002);
+        let text = format!(
+            "(;SZ[9]{}AB[aa]AB[bb]PB[someone]C[one][two]VERYLONGNAME[x]CA[UTF-8])",
+            names.concat()
+        );
+        let nodes = main_line(&text).unwrap().nodes;
+        let ids: Vec<&str> = nodes[0].props.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, ["SZ", "AB", "C"]);
         assert_eq!(
             nodes[0].get("AB").unwrap(),
             &["aa".to_string(), "bb".to_string()]
+        );
+        assert_eq!(nodes[0].get("C").unwrap(), &["one".to_string()]);
+        // Setup points are kept up to a bound, past which the record is refused.
+        let many = format!("(;SZ[9]AB{})", "[aa]".repeat(MAX_SETUP_POINTS + 1));
+        let e = main_line(&many).unwrap_err();
+        assert!(e.0.contains("setup points"), "{}", e);
+    }
+
+    #[test]
+    fn messages_quote_the_file_briefly_and_printably() {
+        let t = format!("(;KM[\u{1b}[2J{}])", "x".repeat(10_000));
+        let Err(e) = load(&t, Rules::chinese(), None) else {
+            panic!("loaded");
+        };
+        assert_eq!(
+            e.0,
+            format!("KM[\\u{{1b}}[2J{}…] is not a komi", "x".repeat(28))
+        );
+        let e = main_line("(;SZ[9]\u{0};B[ee])").unwrap_err();
+        assert_eq!(e.0, "expected a property name, found '\\u{0}'");
+    }
+
+    #[test]
+    fn real_records_load_as_gnu_go_loads_them() {
+        let r = Rules::chinese();
+        let at = |g: &Game, s: &str| {
+            let b = s.as_bytes();
+            let p = g
+                .board()
+                .point((b[0] - b'a') as usize, (b[1] - b'a') as usize);
+            g.board().color(p)
+        };
+        // Setup stones after moves edit the position, AE included.
+        let g = load("(;SZ[9];B[ee];W[cc];AE[ee]AB[gg]AW[gc];B[cg])", r, None).unwrap();
+        assert_eq!(at(&g, "ee"), None);
+        assert_eq!(at(&g, "gg"), Some(Color::Black));
+        assert_eq!(at(&g, "gc"), Some(Color::White));
+        assert_eq!(at(&g, "cg"), Some(Color::Black));
+        assert_eq!((g.to_move(), g.move_number()), (Color::White, 1));
+        // Stopped before the move after the edit: the edit is made.
+        let g = load("(;SZ[9];B[ee];W[cc];AB[gg];B[cg])", r, Some(3)).unwrap();
+        assert_eq!((at(&g, "gg"), at(&g, "cg")), (Some(Color::Black), None));
+        // An edit that leaves a group without liberties is no position.
+        assert!(load("(;SZ[9];B[aa];W[ee];AW[ab][ba])", r, None).is_err());
+        // PL[1] and PL[2].
+        let g = load("(;SZ[9]AB[ee]PL[2])", r, None).unwrap();
+        assert_eq!(g.to_move(), Color::White);
+        let g = load("(;SZ[9]AW[ee]PL[1])", r, None).unwrap();
+        assert_eq!(g.to_move(), Color::Black);
+        assert!(load("(;SZ[9]AB[ee]PL[3])", r, None).is_err());
+        // A node with a move of each colour plays them in file order (GNU Go: the second
+        // captures the first here, whichever colour comes first).
+        let g = load("(;SZ[9]AB[ab];W[aa]B[ba])", r, None).unwrap();
+        assert_eq!((at(&g, "aa"), g.prisoners(Color::Black)), (None, 1));
+        assert_eq!((g.to_move(), g.move_number()), (Color::White, 2));
+        let g = load("(;SZ[9]AW[ab];B[aa]W[ba])", r, None).unwrap();
+        assert_eq!((at(&g, "aa"), g.prisoners(Color::White)), (None, 1));
+        assert_eq!(g.to_move(), Color::Black);
+        // Before the second move of such a node: the first is played.
+        let g = load("(;SZ[9];B[ee]W[cc];B[gg])", r, Some(2)).unwrap();
+        assert_eq!((g.move_number(), g.to_move()), (1, Color::White));
+        // PL in a move node or in the last node sets the side to move.
+        let g = load("(;SZ[9];B[ee];W[cc]PL[W])", r, None).unwrap();
+        assert_eq!(g.to_move(), Color::White);
+        let g = load("(;SZ[9];B[ee];W[cc];B[gc];PL[B])", r, None).unwrap();
+        assert_eq!(g.to_move(), Color::Black);
+        // A file cut short: its complete nodes.
+        let g = load("(;SZ[9];B[ee];W[cc];B[gg];W[g", r, None).unwrap();
+        assert_eq!((g.move_number(), g.to_move()), (3, Color::White));
+    }
+
+    #[test]
+    fn a_record_without_komi_has_its_rules_usual_komi() {
+        let g = load("(;SZ[9]RU[Japanese];B[ee])", Rules::chinese(), None).unwrap();
+        assert_eq!(g.komi(), Rules::japanese().default_komi);
+        let l = read("(;SZ[9];B[ee])", Rules::chinese(), None).unwrap();
+        assert_eq!(l.game.komi(), Rules::chinese().default_komi);
+        assert!(!l.komi_given);
+        assert!(
+            read("(;SZ[9]KM[0];B[ee])", Rules::chinese(), None)
+                .unwrap()
+                .komi_given
         );
     }
 
@@ -618,22 +930,22 @@ mod tests {
         for _ in 0..200_000 {
             t.push_str("(;B[aa]");
         }
-        assert!(main_line(&t).is_err());
+        assert!(main_line(&t).unwrap().cut_short);
         for _ in 0..200_001 {
             t.push(')');
         }
-        assert!(main_line(&t).is_ok());
+        assert!(!main_line(&t).unwrap().cut_short);
     }
 
     #[test]
     fn load_setup_moves_and_stop() {
         let t = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]AB[aa:ab]AW[cc];B[dd];W[ee];B[];W[tt])";
-        let g = load(t, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let g = load(t, Rules::chinese(), None).unwrap();
         assert_eq!(g.rules().name, "japanese");
         assert_eq!(g.komi(), HalfPoints(13));
         assert_eq!(g.move_number(), 4);
         assert!(g.is_over());
-        let g = load(t, Rules::chinese(), HalfPoints(15), Some(2)).unwrap();
+        let g = load(t, Rules::chinese(), Some(2)).unwrap();
         assert_eq!(g.move_number(), 1);
         let b = g.board();
         assert_eq!(b.color(b.point(0, 1)), Some(Color::Black));
@@ -644,46 +956,45 @@ mod tests {
     fn set_up_prejudgement_positions_have_no_opening() {
         // Set-up stones and Black's move first: no placement order applies.
         let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd];B[bb];W[];B[])";
-        let k = HalfPoints(0);
-        let g = load(t, Rules::japanese(), k, None).unwrap();
+        let g = load(t, Rules::japanese(), None).unwrap();
         assert_eq!(
             (g.move_number(), g.in_opening(), g.opening_color()),
             (3, false, None)
         );
         // Stopped before the first move, the side to move is that move's colour…
-        let g = load(t, Rules::japanese(), k, Some(1)).unwrap();
+        let g = load(t, Rules::japanese(), Some(1)).unwrap();
         assert_eq!((g.move_number(), g.to_move()), (0, Color::Black));
         assert_eq!(g.opening_placements(), 0);
         // …unless PL says otherwise; without either it is the rules' first player.
         let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd]PL[W];B[bb])";
-        let g = load(t, Rules::japanese(), k, Some(1)).unwrap();
+        let g = load(t, Rules::japanese(), Some(1)).unwrap();
         assert_eq!(g.to_move(), Color::White);
         let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd])";
         assert_eq!(
-            load(t, Rules::japanese(), k, None).unwrap().to_move(),
+            load(t, Rules::japanese(), None).unwrap().to_move(),
             Color::White
         );
-        assert!(load("(;SZ[5]AB[cc]PL[x])", Rules::japanese(), k, None).is_err());
+        assert!(load("(;SZ[5]AB[cc]PL[x])", Rules::japanese(), None).is_err());
         // PL round-trips through the written record.
         let t = "(;SZ[5]RU[prejudgement]AB[cc]AW[dd]PL[B])";
-        let g = load(t, Rules::japanese(), k, None).unwrap();
-        let back = load(&write(&g, &Info::default()), Rules::japanese(), k, None).unwrap();
+        let g = load(t, Rules::japanese(), None).unwrap();
+        let back = load(&write(&g, &Info::default()), Rules::japanese(), None).unwrap();
         assert_eq!((back.to_move(), back.board()), (Color::Black, g.board()));
         // An empty board keeps the placements: Black may not open.
         let t = "(;SZ[5]RU[prejudgement];B[bb])";
-        assert!(load(t, Rules::japanese(), k, None).is_err());
+        assert!(load(t, Rules::japanese(), None).is_err());
     }
 
     #[test]
     fn load_refuses_bad_positions() {
         let r = Rules::chinese();
-        let k = HalfPoints(15);
-        assert!(load("(;SZ[9];B[jj])", r, k, None).is_err());
-        assert!(load("(;SZ[9];B[aa];W[aa])", r, k, None).is_err());
-        assert!(load("(;SZ[30])", r, k, None).is_err());
-        assert!(load("(;SZ[9:7])", r, k, None).is_err());
-        assert!(load("(;GM[2])", r, k, None).is_err());
-        assert!(load("(;SZ[9];B[aa];AW[bb])", r, k, None).is_err());
+        assert!(load("(;SZ[9];B[jj])", r, None).is_err());
+        assert!(load("(;SZ[9];B[aa];W[aa])", r, None).is_err());
+        assert!(load("(;SZ[30])", r, None).is_err());
+        assert!(load("(;SZ[9:7])", r, None).is_err());
+        assert!(load("(;GM[2])", r, None).is_err());
+        assert!(load("(;SZ[9];B[aa];AW[ab][ba])", r, None).is_err());
+        assert!(load("(;SZ[9];B[aa]W[aa])", r, None).is_err());
     }
 
     #[test]
@@ -718,7 +1029,7 @@ mod tests {
         assert!(text.contains("C[prejudgement predictions W+7 W+6 threshold W+6.5\nsecond line]"));
         assert!(text.contains(";B[ad]RM[own]"));
         assert_eq!(predictions(&text), Some(stated));
-        let back = load(&text, Rules::chinese(), HalfPoints(0), None).unwrap();
+        let back = load(&text, Rules::chinese(), None).unwrap();
         assert_eq!(back.board(), g.board());
         assert_eq!(back.komi(), HalfPoints(-13));
         assert_eq!(back.rules().name, "prejudgement");
@@ -743,12 +1054,12 @@ mod tests {
         };
         let text = write(&g, &info);
         assert!(!text.contains("\n\n"));
-        let back = load(&text, Rules::chinese(), HalfPoints(0), None).unwrap();
+        let back = load(&text, Rules::chinese(), None).unwrap();
         assert_eq!(back.board(), g.board());
         assert_eq!(back.handicap().len(), 2);
         assert_eq!(back.komi(), HalfPoints(-7));
         assert_eq!(back.rules().name, "japanese");
         assert_eq!(back.move_number(), 2);
-        assert_eq!(main_line(&text).unwrap()[0].first("C"), Some("a ] b"));
+        assert_eq!(main_line(&text).unwrap().nodes[0].first("C"), Some("a ] b"));
     }
 }

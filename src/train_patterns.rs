@@ -18,7 +18,7 @@ use crate::board::{Board, Color, Move};
 use crate::game::PlayedMove;
 use crate::patterns::features::{self, MoveFeatures, GROUPS, GROUP_COUNT, NONE};
 use crate::patterns::Patterns;
-use crate::rules::{HalfPoints, Rules};
+use crate::rules::Rules;
 use crate::sgf;
 use std::collections::HashMap;
 use std::io::Write;
@@ -84,8 +84,8 @@ fn for_each_candidate(
 
 /// Reads one record: its start position (setup and handicap stones) and main-line moves.
 pub fn game_from_sgf(name: &str, text: &str) -> Result<TrainingGame, sgf::SgfError> {
-    let full = sgf::load(text, Rules::japanese(), HalfPoints::ZERO, None)?;
-    let start = sgf::load(text, Rules::japanese(), HalfPoints::ZERO, Some(1))?;
+    let full = sgf::load(text, Rules::japanese(), None)?;
+    let start = sgf::load(text, Rules::japanese(), Some(1))?;
     Ok(TrainingGame {
         name: name.to_string(),
         start: start.board().clone(),

@@ -238,7 +238,7 @@ fn match_tool_with_two_gnugo_engines() {
     assert!(stdout.contains("95% CI"), "{}", stdout);
     for n in 1..=2 {
         let sgf = std::fs::read_to_string(dir.join(format!("game-{:03}.sgf", n))).unwrap();
-        let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let game = tengen::sgf::load(&sgf, Rules::chinese(), None).unwrap();
         assert!(game.is_over());
         assert!(sgf.contains("RE["));
     }

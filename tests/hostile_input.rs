@@ -229,3 +229,69 @@ fn loadsgf_refuses_files_that_do_not_tell_their_size() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bytes_from_a_record_never_reach_an_answer_as_control_bytes() {
+    // A terminal escape (ESC [2J clears the screen) and a UTF-16 file (a NUL after every
+    // letter): answers quote what the file holds, but must stay printable text.
+    let dir = scratch_dir("control");
+    std::fs::write(dir.join("esc.sgf"), b"(;SZ[9]\x1b[2J;B[ee])").unwrap();
+    std::fs::write(dir.join("esc_value.sgf"), b"(;SZ[\x1b[2J\x07])").unwrap();
+    let utf16: Vec<u8> = "\u{feff}(;SZ[9];B[ee])"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("utf16.sgf"), utf16).unwrap();
+    let mut e = Engine::start(&dir);
+    for file in ["esc.sgf", "esc_value.sgf", "utf16.sgf"] {
+        let r = e.one(&format!("loadsgf {}", file));
+        assert!(r.starts_with("? cannot load file"), "{}: {:?}", file, r);
+        assert!(
+            !r.trim_end_matches('\n')
+                .chars()
+                .any(|c| c.is_control() && c != '\n'),
+            "{}: a control character in {:?}",
+            file,
+            r
+        );
+    }
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_perft_subcommand_refuses_what_it_cannot_count_soon() {
+    // `tengen perft --depth 30 --size 2` has some 1e20 sequences: refused at once, as
+    // `tengen-perft` refuses it, instead of counting for ever.
+    let start = Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["perft", "--depth", "30", "--size", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still counting after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!status.success(), "{:?}", out);
+    assert!(stderr.contains("too deep"), "{}", stderr);
+    // What it can count it still counts.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args([
+            "perft", "--depth", "3", "--size", "3", "--rules", "japanese",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "738");
+}

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 use tengen::coords::parse_vertex;
-use tengen::rules::{HalfPoints, Rules};
+use tengen::rules::Rules;
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
@@ -81,7 +81,7 @@ fn dead_stones_are_judged_once_for_the_list_the_marks_and_the_count() {
         assert_eq!(listed, marked, "{}: listed and marked", name);
         // The count with exactly the listed stones lifted is the score the engine gives.
         let text = std::fs::read_to_string(&path).unwrap();
-        let game = sgf::load(&text, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let game = sgf::load(&text, Rules::chinese(), None).unwrap();
         let dead: Vec<_> = listed
             .iter()
             .map(|v| match parse_vertex(v, game.board()) {

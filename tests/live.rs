@@ -176,3 +176,160 @@ fn the_end_of_input_ends_an_analysis_and_pondering() {
         e.0.rest(Duration::from_secs(5));
     }
 }
+
+#[test]
+fn a_queued_interrupt_cuts_only_the_command_running_when_it_arrives() {
+    // Two genmoves and an interrupt in one write: the interrupt arrives while the first runs, so
+    // it ends that one; the second, which had not started, runs its time.
+    let mut e = Engine::start(SLOW);
+    e.send("1 genmove b\n2 genmove w\n# interrupt\n");
+    let r = e.response(Duration::from_secs(10), "genmove b after # interrupt");
+    assert!(r[0].starts_with("=1 ") && r[0].len() > 3, "{:?}", r);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        e.0.quiet(),
+        "the second genmove ended before its time: the interrupt was applied to it too"
+    );
+    e.send("# interrupt\n");
+    let r = e.response(
+        Duration::from_secs(10),
+        "genmove w after its own # interrupt",
+    );
+    assert!(r[0].starts_with("=2 ") && r[0].len() > 3, "{:?}", r);
+    e.quit(Duration::from_secs(3));
+}
+
+#[test]
+fn a_closed_output_ends_the_analysis_and_the_engine() {
+    // `tengen | head -c 3`: once the reader of the answers is gone, a report that cannot be
+    // written ends the analysis, and the engine exits cleanly, its input still open.
+    use std::io::{Read, Write};
+    let mut child = common::spawn_tengen(&["--threads", "1", "--size", "9"], None);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    stdin.write_all(b"lz-analyze 1\n").unwrap();
+    stdin.flush().unwrap();
+    let mut head = [0u8; 3];
+    stdout.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"= \n");
+    drop(stdout);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if closed.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still analysing 10 s after its output was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    println!("exited {:?} after the output closed", closed.elapsed());
+    assert!(status.success(), "{:?}", status);
+    drop(stdin);
+}
+
+/// The worker threads' peak resident memory (`VmHWM`), in MB.
+fn peak_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid)).unwrap();
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    kb / 1024.0
+}
+
+#[test]
+fn a_thousand_threads_keep_to_the_clock() {
+    // `--threads 1024` on a machine with a few cores: the workers are capped (with a warning on
+    // stderr) and the clock holds, for genmove and for the end of an analysis. The bounds are
+    // loose for a loaded two-core machine; uncapped, the two moves took 28 s and 12.6 s there,
+    // and the analysis ended 3 to 5 s after the line that stops it.
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["--threads", "1024", "--time", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let warnings = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let (tx, lines) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send((line, Instant::now())).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |what: &str| {
+        lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("nothing in 60 s, waiting for {}", what))
+    };
+    let sent = Instant::now();
+    stdin.write_all(b"1 genmove b\n2 genmove w\n").unwrap();
+    stdin.flush().unwrap();
+    let mut answered = Vec::new();
+    while answered.len() < 2 {
+        let (l, at) = next("the genmove answers");
+        if l.starts_with('=') {
+            answered.push(at);
+        }
+    }
+    let first = answered[0] - sent;
+    let second = answered[1] - answered[0];
+    println!("genmove b {:?}, genmove w {:?}", first, second);
+    assert!(first < Duration::from_secs(6), "genmove b took {:?}", first);
+    assert!(
+        second < Duration::from_secs(6),
+        "genmove w took {:?}",
+        second
+    );
+
+    stdin.write_all(b"3 lz-analyze b 50\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let stop = Instant::now();
+    stdin.write_all(b"4 name\n").unwrap();
+    stdin.flush().unwrap();
+    let ended = loop {
+        let (l, at) = next("the name after the analysis");
+        if l == "=4 tengen" {
+            break at;
+        }
+    };
+    println!(
+        "analysis ended {:?} after the line that stops it",
+        ended - stop
+    );
+    assert!(
+        ended - stop < Duration::from_secs(3),
+        "the analysis ended {:?} after the line that stops it",
+        ended - stop
+    );
+    let peak = peak_mb(child.id());
+    println!("peak resident memory {:.1} MB", peak);
+    assert!(peak < 200.0, "{:.1} MB", peak);
+    stdin.write_all(b"quit\n").unwrap();
+    stdin.flush().unwrap();
+    assert!(child.wait().unwrap().success());
+    let warned = warnings.join().unwrap();
+    assert!(
+        warned.contains("threads"),
+        "no warning on stderr: {:?}",
+        warned
+    );
+}

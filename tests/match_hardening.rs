@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use tengen::rules::{HalfPoints, Rules};
+use tengen::rules::Rules;
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -175,7 +175,7 @@ fn records_already_in_the_directory_are_never_replaced() {
     assert_eq!(read(2).unwrap(), "older");
     for n in [3, 4] {
         let sgf = read(n).unwrap();
-        let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let game = tengen::sgf::load(&sgf, Rules::chinese(), None).unwrap();
         assert!(game.is_over(), "{}", sgf);
         assert!(sgf.contains("RE["), "{}", sgf);
     }

@@ -132,3 +132,38 @@ fn long_records_load_with_bounded_memory() {
     e.quit();
     let _ = std::fs::remove_dir_all(long.parent().unwrap());
 }
+
+#[test]
+fn many_distinct_property_names_load_with_bounded_memory() {
+    // Two million distinct five-letter names with empty values (14 MB, under the 16 MB cap on
+    // a record), then a move: once 677 MB and 10.7 s.
+    let mut text = String::from("(;GM[1]SZ[19]");
+    for i in 0..2_000_000usize {
+        let mut name = [b'A'; 5];
+        let mut k = i;
+        for c in name.iter_mut().rev() {
+            *c = b'A' + (k % 26) as u8;
+            k /= 26;
+        }
+        text.push_str(std::str::from_utf8(&name).unwrap());
+        text.push_str("[]");
+    }
+    text.push_str(";B[dd])");
+    assert!(text.len() < 16 * 1024 * 1024);
+    // A file of its own: the other tests remove their directory when they end.
+    let path = std::env::temp_dir().join(format!("tengen-memory-names-{}.sgf", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    drop(text);
+    let mut e = Engine::start();
+    let start = std::time::Instant::now();
+    assert_eq!(e.one(&format!("loadsgf {}", path.display())), "= white\n");
+    let peak = e.peak_mb();
+    println!(
+        "two million property names: {:.1} MB peak, {:.1} s",
+        peak,
+        start.elapsed().as_secs_f64()
+    );
+    assert!(peak < 120.0, "{:.1} MB", peak);
+    e.quit();
+    let _ = std::fs::remove_file(&path);
+}

@@ -552,6 +552,25 @@ fn send_two_return_one() {
     assert!(pb > p, "basic {} superko {}", pb, p);
 }
 
+/// Send two, return one brings back the start with White to move where Black moved: situational
+/// superko (AGA, New Zealand) allows the return; triple ko brings it back with the same side to
+/// move, which it refuses.
+#[test]
+fn situational_superko_allows_a_return_with_the_other_side_to_move() {
+    for rules in [Rules::aga(), Rules::new_zealand()] {
+        let (mut g, mut r) = both_from_diagram(rules, &SEND_TWO);
+        for &(col, row) in &SEND_TWO_MOVES {
+            play_both(&mut g, &mut r, stone(col, row));
+        }
+        let ctx = format!("send two, {}\n{}", rules.name, describe(&r));
+        check_perft(&g, &r, 4, &ctx);
+        play_both(&mut g, &mut r, stone(SEND_TWO_CYCLE.0, SEND_TWO_CYCLE.1));
+        assert_eq!(tengen_stones(g.board()), r.positions[0], "{}", ctx);
+        check_perft(&g, &r, 4, &ctx);
+        cycle_case(rules, &TRIPLE_KO, &TRIPLE_KO_MOVES, TRIPLE_KO_CYCLE, 2);
+    }
+}
+
 /// Three kos (two on the top edge, one on the bottom): each side always has a ko to take, and
 /// after six captures the start position recurs.
 const TRIPLE_KO: [&str; 9] = [

@@ -3,7 +3,7 @@
 //! counted against it; an engine without the pre-judgement commands is refused.
 
 use std::path::Path;
-use tengen::rules::{HalfPoints, Margin, Rules};
+use tengen::rules::{Margin, Rules};
 
 fn tengen(seed: u32) -> String {
     format!(
@@ -35,7 +35,7 @@ fn two_tengen_engines_play_a_prejudgement_game() {
     assert_eq!(games.len(), 2, "{}", stdout);
     for (n, line) in games.iter().enumerate() {
         let sgf = std::fs::read_to_string(dir.join(format!("game-{:03}.sgf", n + 1))).unwrap();
-        let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+        let game = tengen::sgf::load(&sgf, Rules::chinese(), None).unwrap();
         assert_eq!(game.rules().name, "prejudgement");
         let predictions = tengen::sgf::predictions(&sgf).expect("predictions in the record");
         let threshold = predictions.threshold();
@@ -97,7 +97,7 @@ fn seated_match(a: &str, b: &str, name: &str) -> (Vec<String>, Vec<String>) {
     let records = (1..=2)
         .map(|n| {
             let sgf = std::fs::read_to_string(dir.join(format!("game-{:03}.sgf", n))).unwrap();
-            let game = tengen::sgf::load(&sgf, Rules::chinese(), HalfPoints(15), None).unwrap();
+            let game = tengen::sgf::load(&sgf, Rules::chinese(), None).unwrap();
             let moves: Vec<String> = game.moves().map(|m| format!("{:?}", m)).collect();
             format!("{} {}", moves.join(" "), game.komi())
         })

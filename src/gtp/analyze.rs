@@ -2,7 +2,8 @@
 //! `lz-analyze`, `kata-analyze` and their `genmove_analyze` forms.
 //!
 //! Arguments: `[colour] [interval] [interval N] [minmoves N] [maxmoves N] [avoid|allow C v,v,…
-//! N]`, plus `ownership true|false` for the `kata-` forms; the interval is in centiseconds.
+//! N]`, plus `ownership`, `rootInfo`, `pvVisits`, `pvEdgeVisits` `true|false` for the `kata-`
+//! forms; the interval is in centiseconds.
 //! Every argument is checked before the `=` line, so a bad one gets `? syntax error` naming it
 //! and no analysis starts. Output: one line per interval of `info` blocks, one per root move,
 //! best first, each `info move V visits N winrate W … order K pv V V …` with the PV last
@@ -40,6 +41,12 @@ struct Request {
     maxmoves: Option<usize>,
     filters: Vec<MoveFilter>,
     ownership: bool,
+    /// KataGo's `rootInfo`: the search's visits, win rate and lead after the `info` blocks.
+    root_info: bool,
+    /// KataGo's `pvVisits` and `pvEdgeVisits`: the visits of each PV position, and along each
+    /// PV move (the same in a tree).
+    pv_visits: bool,
+    pv_edge_visits: bool,
 }
 
 pub fn lz_analyze(engine: &mut Engine, args: &[&str], out: &mut Stream) -> Answer {
@@ -160,6 +167,9 @@ fn parse_request(
         maxmoves: None,
         filters: Vec::new(),
         ownership: false,
+        root_info: false,
+        pv_visits: false,
+        pv_edge_visits: false,
     };
     let mut rest = args;
     if let Some(c) = rest.first().and_then(|a| parse_color(a)) {
@@ -242,17 +252,24 @@ fn parse_request(
                 });
                 rest = &tail[3..];
             }
-            "ownership" if dialect == Dialect::Kata => {
-                request.ownership = match value(0)? {
+            "ownership" | "rootInfo" | "pvVisits" | "pvEdgeVisits" if dialect == Dialect::Kata => {
+                // KataGo reads these flags case-insensitively.
+                let on = match value(0)?.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
-                    other => {
+                    _ => {
                         return Err(format!(
-                            "syntax error: ownership must be true or false, not '{}'",
-                            other
+                            "syntax error: {} must be true or false, not '{}'",
+                            key, tail[0]
                         ))
                     }
                 };
+                *match key {
+                    "ownership" => &mut request.ownership,
+                    "rootInfo" => &mut request.root_info,
+                    "pvVisits" => &mut request.pv_visits,
+                    _ => &mut request.pv_edge_visits,
+                } = on;
                 rest = &tail[1..];
             }
             other => return Err(format!("syntax error: unexpected '{}'", other)),
@@ -287,6 +304,23 @@ fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -
             line.push(' ');
         }
         line.push_str(&info_block(board, m, order, dialect));
+        if dialect == Dialect::Kata {
+            let visits: Vec<String> = m.pv_visits.iter().map(|v| v.to_string()).collect();
+            for (asked, key) in [
+                (request.pv_visits, "pvVisits"),
+                (request.pv_edge_visits, "pvEdgeVisits"),
+            ] {
+                if asked {
+                    line.push_str(&format!(" {} {}", key, visits.join(" ")));
+                }
+            }
+        }
+    }
+    if request.root_info && dialect == Dialect::Kata {
+        line.push_str(&format!(
+            " rootInfo visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3}",
+            a.root_visits, a.root_winrate, a.root_score_lead, a.root_score_lead
+        ));
     }
     if request.ownership && dialect == Dialect::Kata && !a.ownership.is_empty() {
         line.push_str(" ownership");
@@ -397,6 +431,14 @@ mod tests {
         assert!(err("allow w a1 2 allow w b2 2", Dialect::Kata).contains("twice"));
         assert!(parse("avoid w a1 2 avoid w b2 3", Dialect::Kata).is_ok());
         assert!(err("b 10 ownership maybe", Dialect::Kata).contains("'maybe'"));
+        assert!(err("b 10 rootInfo true", Dialect::Lz).contains("'rootInfo'"));
+        assert!(err("b 10 pvVisits yes", Dialect::Kata).contains("'yes'"));
+        let r = parse(
+            "rootInfo TRUE pvVisits true pvEdgeVisits false",
+            Dialect::Kata,
+        )
+        .unwrap();
+        assert!(r.root_info && r.pv_visits && !r.pv_edge_visits);
         assert!(err("b w", Dialect::Lz).contains("'w'"));
     }
 
@@ -415,6 +457,7 @@ mod tests {
                     prior: 0.25,
                     score_lead: 2.5,
                     pv: vec![Move::Play(d4), Move::Play(e5)],
+                    pv_visits: vec![20, 12],
                 },
                 MoveInfo {
                     mv: Move::Play(e5),
@@ -424,8 +467,12 @@ mod tests {
                     prior: 0.5,
                     score_lead: 0.0,
                     pv: vec![Move::Play(e5)],
+                    pv_visits: vec![0],
                 },
             ],
+            root_visits: 20,
+            root_winrate: 0.625,
+            root_score_lead: 2.5,
             score_lead: 2.0,
             ownership: vec![0.5; 81],
         };
@@ -444,5 +491,17 @@ mod tests {
         assert!(kata.contains("order 1 pv E5 ownership 0.5000 "));
         let owners = kata.split(" ownership ").nth(1).unwrap();
         assert_eq!(owners.split(' ').filter(|v| *v == "0.5000").count(), 81);
+        r.ownership = false;
+        r.root_info = true;
+        r.pv_visits = true;
+        r.pv_edge_visits = true;
+        let kata = info_line(&b, &a, &r, Dialect::Kata);
+        assert!(kata.contains("order 0 pv D4 E5 pvVisits 20 12 pvEdgeVisits 20 12 info move E5"));
+        assert!(kata.ends_with(
+            "pv E5 pvVisits 0 pvEdgeVisits 0 \
+             rootInfo visits 20 winrate 0.625000 scoreMean 2.500 scoreLead 2.500"
+        ));
+        // Leela Zero's dialect has none of them.
+        assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("pvVisits"));
     }
 }

@@ -31,7 +31,9 @@ pub struct Engine {
     pub(super) quit: bool,
     /// What the reader thread says of the input that arrived during the running command.
     pub(super) input: Arc<Input>,
-    ponder: bool,
+    pub(super) ponder: bool,
+    /// The resign threshold, kept while resigning is off (`kata-set-param allowResignation`).
+    pub(super) resign_below: f64,
     /// The answers to `name` and `version` when the command line chose them.
     pub(super) override_name: Option<String>,
     pub(super) override_version: Option<String>,
@@ -48,15 +50,21 @@ impl Engine {
         if let Some(k) = options.komi {
             game.set_komi(k);
         }
+        let mut player = Player::new(options.search.clone());
+        player.clock_mut().lag_margin = options.lag;
         Some(Engine {
             game,
-            player: Player::new(options.search.clone()),
+            player,
             komi_chosen: options.komi.is_some(),
             resigned: None,
             predictions: None,
             quit: false,
             input: Arc::new(Input::default()),
             ponder: options.ponder,
+            resign_below: options
+                .search
+                .resign
+                .unwrap_or(crate::search::DEFAULT_RESIGN_BELOW),
             override_name: options.override_name.clone(),
             override_version: options.override_version.clone(),
             ponder_armed: false,
@@ -197,7 +205,8 @@ impl Engine {
         let mut out = Vec::new();
         self.input.queue(b"");
         let written = self.respond(raw, &mut out);
-        self.input.take(b"");
+        self.input.take();
+        self.input.finish();
         written.expect("writing to memory cannot fail");
         (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
     }
@@ -216,7 +225,8 @@ impl Engine {
             (None, Some(first))
         };
         let args: Vec<&str> = words.collect();
-        let mut stream = Stream::new(id, out);
+        let input = self.input.clone();
+        let mut stream = Stream::new(id, out, &input);
         let reply = match name {
             None => Err("syntax error: missing command after the id".to_string()),
             Some(name) => self.run(name, &args, &mut stream),

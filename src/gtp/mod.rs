@@ -25,6 +25,7 @@ mod debug;
 mod engine;
 mod gogui;
 mod moves;
+mod params;
 mod prejudgement;
 mod record;
 mod scoring;
@@ -155,11 +156,14 @@ const fn streaming(
     }
 }
 
+/// The ruleset names `kata-set-rules` and `tengen-rules` take.
+const RULES_USAGE: &str = "japanese|chinese|prejudgement|aga|new_zealand|tromp-taylor";
+
 /// The arguments of the analysis commands.
 const ANALYZE_USAGE: &str =
     "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR V,V,... N]";
 const KATA_ANALYZE_USAGE: &str = "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] \
-     [avoid|allow COLOR V,V,... N] [ownership true|false]";
+     [avoid|allow COLOR V,V,... N] [ownership|rootInfo|pvVisits|pvEdgeVisits true|false]";
 
 /// Every command the engine answers, in the order `list_commands` prints them. Adding a command
 /// is adding its line here.
@@ -215,18 +219,31 @@ pub const COMMANDS: &[Command] = &[
         between(1, 4),
         timing::kgs_time_settings,
     ),
-    cmd("kgs-genmove_cleanup", "COLOR", ONE, moves::genmove_cleanup),
-    cmd("kgs-rules", "japanese|chinese", ONE, setup::kgs_rules),
     cmd(
-        "kata-set-rules",
-        "japanese|chinese|prejudgement",
-        ONE,
-        setup::kata_set_rules,
+        "kata-time_settings",
+        "none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES | \
+         fischer MAIN INCREMENT | fischer-capped MAIN INCREMENT MAIN_LIMIT MAX_PER_MOVE",
+        between(1, 5),
+        timing::kata_time_settings,
     ),
+    cmd(
+        "kata-list_time_settings",
+        "",
+        NONE,
+        timing::kata_list_time_settings,
+    ),
+    cmd("kgs-genmove_cleanup", "COLOR", ONE, moves::genmove_cleanup),
+    cmd(
+        "kgs-rules",
+        "japanese|chinese|aga|new_zealand",
+        ONE,
+        setup::kgs_rules,
+    ),
+    cmd("kata-set-rules", RULES_USAGE, ONE, setup::kata_set_rules),
     cmd("kata-get-rules", "", NONE, setup::kata_get_rules),
     cmd(
         "tengen-rules",
-        "[japanese|chinese|prejudgement]",
+        "[japanese|chinese|prejudgement|aga|new_zealand|tromp-taylor]",
         OPTIONAL,
         setup::tengen_rules,
     ),
@@ -240,6 +257,20 @@ pub const COMMANDS: &[Command] = &[
     cmd("reg_genmove", "COLOR", ONE, moves::reg_genmove),
     #[cfg(target_os = "linux")]
     cmd("cputime", "", NONE, timing::cputime),
+    cmd("kata-list-params", "", NONE, params::kata_list_params),
+    cmd("kata-get-param", "PARAM", ONE, params::kata_get_param),
+    cmd(
+        "kata-set-param",
+        "PARAM VALUE",
+        exactly(2),
+        params::kata_set_param,
+    ),
+    cmd(
+        "lz-setoption",
+        "[name NAME value VALUE]",
+        ANY,
+        params::lz_setoption,
+    ),
     cmd("tengen-perft", "DEPTH", ONE, debug::perft),
     cmd("tengen-prejudge", "", NONE, prejudgement::prejudge),
     cmd(
@@ -299,6 +330,8 @@ pub struct Options {
     /// choose them; each is one word of printable ASCII ([`is_identity_word`]).
     pub override_name: Option<String>,
     pub override_version: Option<String>,
+    /// Kept back from every move's time under a game clock (`--lag`).
+    pub lag: std::time::Duration,
 }
 
 impl Default for Options {
@@ -311,6 +344,7 @@ impl Default for Options {
             ponder: false,
             override_name: None,
             override_version: None,
+            lag: search::time::DEFAULT_LAG,
         }
     }
 }
@@ -339,13 +373,14 @@ where
     loop {
         engine.ponder_if_due();
         let Ok(line) = lines.recv() else { break };
-        engine.input.take(&line.bytes);
+        engine.input.take();
         if line.truncated {
             output.write_all(wire::refuse_long_line(&line.bytes).as_bytes())?;
             output.flush()?;
         } else {
             engine.respond(&line.bytes, &mut output)?;
         }
+        engine.input.finish();
         if engine.has_quit() {
             break;
         }

@@ -10,34 +10,36 @@ const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 
 /// `loadsgf FILE [MOVE]`: the position of the file's main line before move number MOVE (or at
 /// its end). The file's size, komi and ruleset (RU, when it names one tengen plays) replace the
-/// current ones; on any problem the current game stays as it was. Answers the colour to move, as
-/// GNU Go does.
+/// current ones, a record without komi taking the rules' usual one (GNU Go likewise sets its
+/// own default); on any problem the current game stays as it was. Answers the colour to move,
+/// as GNU Go does.
 pub fn loadsgf(engine: &mut Engine, args: &[&str]) -> Answer {
     let stop_before = match args.get(1) {
         None => None,
-        Some(a) => Some(
-            parse_uint(a, u64::MAX)
-                .filter(|&k| k >= 1)
-                .ok_or("syntax error: the move number must be 1 or more")?
-                .min(usize::MAX as u64) as usize,
-        ),
+        Some(a) if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) => {
+            let k = parse_uint(a, u64::MAX).ok_or("syntax error: the move number is too large")?;
+            if k == 0 {
+                return Err("syntax error: the move number must be 1 or more".into());
+            }
+            Some(k.min(usize::MAX as u64) as usize)
+        }
+        Some(_) => return Err("syntax error: the move number must be 1 or more".into()),
     };
     let text = read_record(args[0]).map_err(|e| format!("cannot load file: {}", e))?;
-    let game = sgf::load(
-        &text,
-        *engine.game().rules(),
-        engine.game().komi(),
-        stop_before,
-    )
-    .map_err(|e| format!("cannot load file: {}", e))?;
+    let loaded = sgf::read(&text, *engine.game().rules(), stop_before)
+        .map_err(|e| format!("cannot load file: {}", e))?;
     // Pre-judgement predictions come back only where they still set the komi (`KM` rules it)
     // after the opening they judged: not for a position inside the opening.
-    let predictions = sgf::predictions(&text)
+    let game = loaded.game;
+    let predictions = loaded
+        .predictions
         .map(|p| Prejudgement::new(&game, p))
         .filter(|p| p.describe(&game));
     engine.replace_game(game);
     engine.predictions = predictions;
-    engine.komi_chosen = true;
+    // A record without `KM` has the rules' usual komi, which follows the rules as that of a
+    // new game does.
+    engine.komi_chosen = loaded.komi_given;
     Ok(engine.game().to_move().to_string())
 }
 

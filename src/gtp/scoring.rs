@@ -29,9 +29,12 @@ pub fn final_status_list(engine: &mut Engine, args: &[&str]) -> Answer {
         return Err("syntax error: status must be alive, dead or seki".into());
     }
     let judgement = player.judgement(game);
-    let (dead, seki) = (&judgement.dead, &judgement.count.seki);
+    // Rules that count the board as it stands (Tromp–Taylor) have no dead stones at the end.
+    let lifted = game.rules().dead_stones_lifted;
+    let dead: &[Point] = if lifted { &judgement.dead } else { &[] };
+    let seki = &judgement.count.seki;
     let stones: Vec<Point> = match status.as_str() {
-        "dead" => dead.clone(),
+        "dead" => dead.to_vec(),
         "seki" => seki.clone(),
         _ => board
             .points()

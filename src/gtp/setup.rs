@@ -8,7 +8,7 @@ use super::{parse_uint, Answer, Engine};
 use crate::board::{Board, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::coords::{format_points, parse_vertex};
 use crate::game::{Game, GameError};
-use crate::rules::{HalfPoints, KoRule, Rules, Scoring};
+use crate::rules::{HalfPoints, HandicapBonus, KoRule, Rules, Scoring};
 use std::cmp::Reverse;
 
 pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Answer {
@@ -41,7 +41,8 @@ pub fn komi(engine: &mut Engine, args: &[&str]) -> Answer {
     Ok(String::new())
 }
 
-/// A komi as GTP sends it (a float), in half points.
+/// A komi as GTP sends it (a float), in half points. The rules keep exact half points, so a
+/// komi between two (6.75) is refused rather than changed into one.
 pub fn parse_komi(s: &str) -> Result<HalfPoints, String> {
     let v: f64 = s
         .parse()
@@ -49,18 +50,10 @@ pub fn parse_komi(s: &str) -> Result<HalfPoints, String> {
     if !v.is_finite() || v.abs() > 1_000_000.0 {
         return Err("syntax error: komi out of range".to_string());
     }
-    if (v * 2.0).fract() == 0.0 {
-        return Ok(HalfPoints((v * 2.0) as i32));
+    if (v * 2.0).fract() != 0.0 {
+        return Err(format!("komi must be a whole or half number: {}", s));
     }
-    let k = HalfPoints(2 * v.floor() as i32 + 1);
-    if v.fract() != 0.0 {
-        log::info!(
-            "komi {} taken as {}, which decides every game the same way",
-            v,
-            k
-        );
-    }
-    Ok(k)
+    Ok(HalfPoints((v * 2.0) as i32))
 }
 
 /// Handicap needs an empty board with no moves, and a ruleset whose opening is not its own.
@@ -232,14 +225,17 @@ fn free_points(board: &Board, n: usize) -> Vec<Point> {
     chosen
 }
 
-/// KGS's names for the rulesets tengen plays; the other KGS rulesets are refused by name.
+/// KGS's names for its rulesets (`japanese`, `chinese`, `aga`, `new_zealand`), all of which
+/// tengen plays.
 pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     let rules = match args[0].to_ascii_lowercase().as_str() {
         "japanese" => Rules::japanese(),
         "chinese" => Rules::chinese(),
+        "aga" => Rules::aga(),
+        "new_zealand" => Rules::new_zealand(),
         other => {
             return Err(format!(
-                "unsupported rules '{}' (supported: japanese, chinese)",
+                "unsupported rules '{}' (supported: japanese, chinese, aga, new_zealand)",
                 other
             )
             .into())
@@ -249,8 +245,8 @@ pub fn kgs_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     Ok(String::new())
 }
 
-/// KataGo's `kata-set-rules`, for the three rulesets by name (KataGo spells the first two the
-/// same way); anything else is refused with the supported names.
+/// KataGo's `kata-set-rules`, for tengen's rulesets by name (KataGo's spellings); anything else,
+/// JSON included, is refused with the supported names.
 pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Answer {
     let rules = Rules::by_name(args[0]).ok_or_else(|| {
         format!(
@@ -271,17 +267,22 @@ pub fn kata_get_rules(engine: &mut Engine, _: &[&str]) -> Answer {
     let ko = match r.ko {
         KoRule::Basic => "SIMPLE",
         KoRule::PositionalSuperko => "POSITIONAL",
+        KoRule::SituationalSuperko => "SITUATIONAL",
     };
     let (scoring, tax) = match r.scoring {
         Scoring::Area => ("AREA", "NONE"),
         // Territory counting gives the eyes of groups in seki to nobody.
         Scoring::Territory => ("TERRITORY", "SEKI"),
     };
-    let bonus = if r.handicap_compensation { "N" } else { "0" };
+    let bonus = match r.handicap_bonus {
+        HandicapBonus::None => "0",
+        HandicapBonus::PerStone => "N",
+        HandicapBonus::PerStoneAfterFirst => "N-1",
+    };
     Ok(format!(
-        "{{\"friendlyPassOk\":true,\"hasButton\":false,\"ko\":\"{}\",\"scoring\":\"{}\",\
+        "{{\"friendlyPassOk\":{},\"hasButton\":false,\"ko\":\"{}\",\"scoring\":\"{}\",\
          \"suicide\":{},\"tax\":\"{}\",\"whiteHandicapBonus\":\"{}\"}}",
-        ko, scoring, r.suicide_legal, tax, bonus
+        r.dead_stones_lifted, ko, scoring, r.suicide_legal, tax, bonus
     ))
 }
 
@@ -353,8 +354,14 @@ mod tests {
     fn komi_forms() {
         assert_eq!(parse_komi("7"), Ok(HalfPoints(14)));
         assert_eq!(parse_komi("-3.5"), Ok(HalfPoints(-7)));
-        assert_eq!(parse_komi("6.4"), Ok(HalfPoints(13)));
-        assert_eq!(parse_komi("-0.2"), Ok(HalfPoints(-1)));
+        assert_eq!(parse_komi("6.50"), Ok(HalfPoints(13)));
+        assert_eq!(parse_komi("-0"), Ok(HalfPoints(0)));
+        for between in ["6.75", "6.4", "-0.2", "0.25"] {
+            assert_eq!(
+                parse_komi(between),
+                Err(format!("komi must be a whole or half number: {}", between))
+            );
+        }
         assert!(parse_komi("nan").is_err() && parse_komi("1e300").is_err());
     }
 }

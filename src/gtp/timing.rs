@@ -1,5 +1,5 @@
 //! Time: the clock settings controllers send (`time_settings`, `kgs-time_settings`,
-//! `time_left`), which go to the player's clock, and the engine's CPU time (`cputime`, which
+//! `kata-time_settings`, `time_left`), which go to the player's clock, and the engine's CPU time (`cputime`, which
 //! gogui-twogtp reads for its statistics).
 
 use super::{parse_uint, Answer, Engine, Refusal};
@@ -70,8 +70,56 @@ pub fn time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
 
 /// KGS's form, which also names Japanese byo-yomi (where `time_left` then counts periods).
 pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
+    let system = kgs_time_system(args)?.ok_or(Refusal::Usage)?;
+    engine.player.clock_mut().set_system(system);
+    Ok(String::new())
+}
+
+/// KataGo's form: KGS's kinds, and Fischer time (`fischer MAIN INCREMENT`; `fischer-capped MAIN
+/// INCREMENT MAIN_LIMIT MAX_PER_MOVE`, where a negative limit means none), all in seconds with
+/// decimals.
+pub fn kata_time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
     let kind = args.first().map(|s| s.to_ascii_lowercase());
     let system = match (kind.as_deref(), args.len()) {
+        (Some("fischer"), 3) => TimeSystem::Fischer {
+            main: seconds(args[1])?,
+            increment: seconds(args[2])?,
+            main_limit: Duration::MAX,
+            per_move: Duration::MAX,
+        },
+        (Some("fischer-capped"), 5) => {
+            let (main, increment) = (seconds(args[1])?, seconds(args[2])?);
+            let limit = |s: &str| match s.parse::<f64>() {
+                Ok(v) if v < 0.0 => Ok(Duration::MAX),
+                _ => seconds(s),
+            };
+            let (main_limit, per_move) = (limit(args[3])?, limit(args[4])?);
+            if main_limit < main {
+                return Err("the main time limit is smaller than the main time".into());
+            }
+            TimeSystem::Fischer {
+                main,
+                increment,
+                main_limit,
+                per_move,
+            }
+        }
+        _ => kgs_time_system(args)?.ok_or(Refusal::Usage)?,
+    };
+    engine.player.clock_mut().set_system(system);
+    Ok(String::new())
+}
+
+/// The kinds `kata-time_settings` takes, as KataGo lists them.
+pub fn kata_list_time_settings(_: &mut Engine, _: &[&str]) -> Answer {
+    Ok("none absolute byoyomi canadian fischer fischer-capped".to_string())
+}
+
+/// `none`, `absolute MAIN`, `canadian MAIN PERIOD STONES` or `byoyomi MAIN PERIOD PERIODS`;
+/// `None` for another kind or number of arguments.
+fn kgs_time_system(args: &[&str]) -> Result<Option<TimeSystem>, String> {
+    let kind = args.first().map(|s| s.to_ascii_lowercase());
+    Ok(Some(match (kind.as_deref(), args.len()) {
         (Some("none"), 1) => TimeSystem::None,
         (Some("absolute"), 2) => canadian(seconds(args[1])?, Duration::ZERO, 0),
         (Some("canadian"), 4) => canadian(seconds(args[1])?, seconds(args[2])?, count(args[3])?),
@@ -87,10 +135,8 @@ pub fn kgs_time_settings(engine: &mut Engine, args: &[&str]) -> Answer {
                 }
             }
         }
-        _ => return Err(Refusal::Usage),
-    };
-    engine.player.clock_mut().set_system(system);
-    Ok(String::new())
+        _ => return Ok(None),
+    }))
 }
 
 /// `time_left COLOR TIME STONES`: STONES is 0 in main time, else the stones (Canadian) or

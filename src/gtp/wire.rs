@@ -3,10 +3,14 @@
 //!
 //! A reader thread takes raw lines (at most [`MAX_LINE`] bytes kept) and hands them over in
 //! order; it also counts the lines queued behind the running command ([`Input`]), which is what
-//! ends live analysis, pondering and, for GoGui's `# interrupt`, a running `genmove`. Each line is
-//! cleaned as GTP asks ([`preprocess`]); each response is framed as `=id text` or `?id text`
-//! ended by an empty line ([`frame`]), or written a line at a time by a command that answers
-//! while it runs ([`Stream`]). A response never contains an empty line.
+//! ends live analysis, pondering and, for GoGui's `# interrupt`, the command running when it
+//! arrives. Each line is cleaned as GTP asks ([`preprocess`]); each response is framed as `=id
+//! text` or `?id text` ended by an empty line ([`frame`]), or written a line at a time by a
+//! command that answers while it runs ([`Stream`]). A response never contains an empty line nor
+//! any control character but the newlines that end its lines: text quoted from a file (an escape
+//! sequence, the NULs of a UTF-16 file) is shown escaped ([`printable`]). A write that fails (the
+//! controller closed its end) ends the running command's search and, through the error
+//! returned, the session.
 
 use super::Reply;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -27,42 +31,67 @@ pub const MAX_QUEUED_LINES: usize = 64;
 /// lines queued behind the running command (at most [`MAX_QUEUED_LINES`] plus the one the
 /// reader waits to queue; a line the controller has written beyond them is not seen until the
 /// queue drains).
+///
+/// GoGui's `# interrupt` is meant for the command it was sent during: it is tied to the first
+/// line not yet finished when it is read (the running command, or the one about to start when
+/// it arrives between two), so that commands queued behind that one run their full time.
 #[derive(Default, Debug)]
 pub struct Input {
     waiting: AtomicUsize,
-    interrupts: AtomicUsize,
+    /// Lines the main loop has taken, and lines it has finished: the running line is number
+    /// `taken` (counting from 1) while `finished < taken`.
+    taken: AtomicUsize,
+    finished: AtomicUsize,
+    /// The number of the line the last `# interrupt` is meant for (0: none yet).
+    interrupt_for: AtomicUsize,
     /// The input has ended (the controller closed it or went away): nothing will stop an
     /// analysis any more, so it stops now.
     closed: AtomicBool,
+    /// A response could not be written (the controller closed its end): nobody reads what a
+    /// search would show, so it stops now.
+    output_failed: AtomicBool,
 }
 
 impl Input {
     /// Whether any line — a command, an empty line, a comment — has arrived since the running
-    /// command, or the input has ended: what ends live analysis and pondering.
+    /// command, or the input has ended, or the output failed: what ends live analysis and
+    /// pondering.
     pub fn new_line(&self) -> bool {
-        self.waiting.load(SeqCst) > 0 || self.closed.load(SeqCst)
+        self.waiting.load(SeqCst) > 0 || self.closed.load(SeqCst) || self.output_failed.load(SeqCst)
     }
 
-    /// Whether GoGui's `# interrupt` has arrived since the running command: what ends
-    /// `genmove` and GoGui's analysis commands early, with the best move so far.
+    /// Whether GoGui's `# interrupt` arrived during the running command (or the output failed):
+    /// what ends `genmove` and GoGui's analysis commands early, with the best move so far.
     pub fn interrupted(&self) -> bool {
-        self.interrupts.load(SeqCst) > 0
+        let running = self.taken.load(SeqCst);
+        (running > 0 && self.interrupt_for.load(SeqCst) == running)
+            || self.output_failed.load(SeqCst)
     }
 
-    /// Counts a line as queued behind the running command.
+    /// Counts a line as queued behind the running command; an interrupt is tied to the first
+    /// line not yet finished.
     pub(super) fn queue(&self, raw: &[u8]) {
         if is_interrupt(raw) {
-            self.interrupts.fetch_add(1, SeqCst);
+            let target = self.finished.load(SeqCst) + 1;
+            self.interrupt_for.store(target, SeqCst);
         }
         self.waiting.fetch_add(1, SeqCst);
     }
 
-    /// Uncounts a line the main loop has taken to run.
-    pub(super) fn take(&self, raw: &[u8]) {
+    /// Uncounts a line the main loop has taken to run: it is the running line now.
+    pub(super) fn take(&self) {
         self.waiting.fetch_sub(1, SeqCst);
-        if is_interrupt(raw) {
-            self.interrupts.fetch_sub(1, SeqCst);
-        }
+        self.taken.fetch_add(1, SeqCst);
+    }
+
+    /// Marks the running line as finished.
+    pub(super) fn finish(&self) {
+        self.finished.store(self.taken.load(SeqCst), SeqCst);
+    }
+
+    /// Records that a response could not be written.
+    fn output_failed(&self) {
+        self.output_failed.store(true, SeqCst);
     }
 }
 
@@ -202,11 +231,29 @@ pub fn frame(id: Option<&str>, reply: &Reply) -> String {
         if !first {
             out.push('\n');
         }
-        out.push_str(line);
+        out.push_str(&printable(line));
         first = false;
     }
     out.push_str("\n\n");
     out
+}
+
+/// One line of a response as printable text: every control character (C0, DEL, C1 — an escape
+/// sequence from a file, a NUL, a carriage return inside the line) written as its Rust escape
+/// (`\u{1b}`, `\u{0}`, `\r`), everything else as it is.
+pub fn printable(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(char::is_control) {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 /// The output of a command that answers while it runs: the `=` line when it starts, then one
@@ -214,15 +261,18 @@ pub fn frame(id: Option<&str>, reply: &Reply) -> String {
 pub struct Stream<'a> {
     id: Option<&'a str>,
     out: &'a mut dyn Write,
+    /// Told when a write fails, so that the running search stops.
+    input: &'a Input,
     started: bool,
     error: Option<io::Error>,
 }
 
 impl<'a> Stream<'a> {
-    pub(super) fn new(id: Option<&'a str>, out: &'a mut dyn Write) -> Stream<'a> {
+    pub(super) fn new(id: Option<&'a str>, out: &'a mut dyn Write, input: &'a Input) -> Stream<'a> {
         Stream {
             id,
             out,
+            input,
             started: false,
             error: None,
         }
@@ -240,9 +290,11 @@ impl<'a> Stream<'a> {
     /// Writes one line of the answer (empty lines are dropped: they would end it).
     pub fn line(&mut self, text: &str) {
         self.start();
-        let text = text.trim_end();
-        if !text.trim().is_empty() {
-            self.write(&format!("{}\n", text));
+        for line in text.trim_end().split('\n') {
+            let line = line.trim_end();
+            if !line.trim().is_empty() {
+                self.write(&format!("{}\n", printable(line)));
+            }
         }
     }
 
@@ -253,6 +305,7 @@ impl<'a> Stream<'a> {
                 .write_all(text.as_bytes())
                 .and_then(|_| self.out.flush())
             {
+                self.input.output_failed();
                 self.error = Some(e);
             }
         }
@@ -311,16 +364,82 @@ mod tests {
         assert_eq!(counts.waiting.load(SeqCst), MAX_QUEUED_LINES + 1);
         assert!(counts.new_line() && !counts.interrupted());
         // Taking every line leaves the counts at zero, the interrupt seen on the way.
+        // The interrupt, read once the queue had room, belongs to at most one line, the one
+        // unfinished when it was read.
         let mut taken = 0;
-        let mut seen_interrupt = false;
+        let mut interrupted = 0;
         for line in lines.iter() {
-            seen_interrupt |= counts.interrupted();
-            counts.take(&line.bytes);
+            counts.take();
             taken += 1;
+            interrupted += counts.interrupted() as usize;
+            assert_eq!(is_interrupt(&line.bytes), taken == 10_001);
+            counts.finish();
         }
         assert_eq!(taken, 10_001);
-        assert!(seen_interrupt);
+        assert!(interrupted <= 1);
         assert_eq!(counts.waiting.load(SeqCst), 0);
         assert!(!counts.interrupted() && counts.closed.load(SeqCst));
+    }
+
+    #[test]
+    fn an_interrupt_belongs_to_the_command_running_when_it_arrives() {
+        let counts = Input::default();
+        // `1 genmove b`, `2 genmove w` and `# interrupt` arrive together while the first runs.
+        counts.queue(b"1 genmove b");
+        counts.take();
+        counts.queue(b"2 genmove w");
+        counts.queue(b"# interrupt");
+        assert!(counts.interrupted() && counts.new_line());
+        counts.finish();
+        counts.take();
+        assert!(!counts.interrupted(), "the second genmove had not started");
+        counts.finish();
+        counts.take();
+        counts.finish();
+        // Sent before the main loop took its command, it is still that command's.
+        counts.queue(b"3 genmove b");
+        counts.queue(b"  #Interrupt ");
+        counts.take();
+        assert!(counts.interrupted());
+        counts.finish();
+        counts.take();
+        assert!(!counts.interrupted() && !counts.new_line());
+    }
+
+    #[test]
+    fn a_failed_write_stops_what_the_command_runs() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let counts = Input::default();
+        let mut out = Closed;
+        let mut stream = Stream::new(None, &mut out, &counts);
+        assert!(!counts.new_line() && !counts.interrupted());
+        stream.line("info move D4");
+        assert!(counts.new_line() && counts.interrupted());
+        assert!(stream.finish(&Ok(String::new())).is_err());
+    }
+
+    #[test]
+    fn answers_show_control_characters_escaped() {
+        let r = frame(None, &Err("found '\u{1b}[2J' and '\0'\r".to_string()));
+        assert_eq!(r, "? found '\\u{1b}[2J' and '\\u{0}'\n\n");
+        let r = frame(
+            Some("3"),
+            &Ok("a\tb\u{9b}c\rd\u{7f}\nno\u{e9}l".to_string()),
+        );
+        assert_eq!(r, "=3 a\\tb\\u{9b}c\\rd\\u{7f}\nno\u{e9}l\n\n");
+        let counts = Input::default();
+        let mut out = Vec::new();
+        let mut stream = Stream::new(Some("4"), &mut out, &counts);
+        stream.line("x\u{1b}y\n\nz");
+        stream.finish(&Ok(String::new())).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "=4 \nx\\u{1b}y\nz\n\n");
     }
 }

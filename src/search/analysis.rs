@@ -120,6 +120,9 @@ pub struct MoveInfo {
     pub score_lead: f64,
     /// The most visited line from this move on, the move first.
     pub pv: Vec<Move>,
+    /// The playouts through the position after each move of `pv` (a tree, so also the
+    /// playouts along each move).
+    pub pv_visits: Vec<u32>,
 }
 
 /// A view of a search: the root moves best first and the board's expected owners.
@@ -128,6 +131,12 @@ pub struct Analysis {
     pub playouts: u64,
     /// Root moves, most visited first (then by prior).
     pub moves: Vec<MoveInfo>,
+    /// Playouts in the tree below the root (this search's and those kept from earlier ones).
+    pub root_visits: u64,
+    /// The side to move's win rate over those playouts (a draw half).
+    pub root_winrate: f64,
+    /// The side to move's mean lead in points over those playouts.
+    pub root_score_lead: f64,
     /// The side to move's mean lead over all playouts, in points.
     pub score_lead: f64,
     /// Ownership per point in `Board::points` order (top row first): +1 the side to move's,
@@ -174,6 +183,7 @@ pub(super) fn snapshot(
                 let p = s.prior_value / s.prior_visits.max(1) as f64;
                 (p, 0.0, sign * (mean_margin_black + offset))
             };
+            let (pv, pv_visits) = principal_variation(tree, c);
             MoveInfo {
                 mv: tree.node(c).mv(),
                 visits: n,
@@ -181,7 +191,8 @@ pub(super) fn snapshot(
                 lcb,
                 prior: s.prior_value / prior_total,
                 score_lead: lead,
-                pv: principal_variation(tree, c),
+                pv,
+                pv_visits,
             }
         })
         .collect();
@@ -191,6 +202,20 @@ pub(super) fn snapshot(
             .then(b.winrate.total_cmp(&a.winrate))
             .then(b.prior.total_cmp(&a.prior))
     });
+    // The root's figures over every playout below it, from the children's own sums.
+    let (mut visits, mut wins, mut margins) = (0u64, 0.0, 0.0);
+    for &c in &kids {
+        let s = tree.node(c).stats();
+        visits += s.visits as u64;
+        wins += s.wins;
+        margins += s.margin_sum;
+    }
+    let (root_winrate, root_score_lead) = if visits > 0 {
+        let n = visits as f64;
+        ((wins / n).clamp(0.0, 1.0), sign * (margins / n + offset))
+    } else {
+        (0.5, sign * (mean_margin_black + offset))
+    };
     let ownership = ownership_black
         .iter()
         .map(|&o| if color == Color::Black { o } else { -o })
@@ -198,14 +223,19 @@ pub(super) fn snapshot(
     Analysis {
         playouts,
         moves,
+        root_visits: visits,
+        root_winrate,
+        root_score_lead,
         score_lead: sign * (mean_margin_black + offset),
         ownership,
     }
 }
 
-/// The line from node `start` (its move first) following the most visited child.
-fn principal_variation(tree: &Tree, start: u32) -> Vec<Move> {
+/// The line from node `start` (its move first) following the most visited child, with each
+/// node's visits.
+fn principal_variation(tree: &Tree, start: u32) -> (Vec<Move>, Vec<u32>) {
     let mut pv = vec![tree.node(start).mv()];
+    let mut visits = vec![tree.node(start).visits()];
     let mut node = start;
     while pv.len() < PV_LENGTH {
         let Some(next) = tree
@@ -216,9 +246,10 @@ fn principal_variation(tree: &Tree, start: u32) -> Vec<Move> {
             break;
         };
         pv.push(tree.node(next).mv());
+        visits.push(tree.node(next).visits());
         node = next;
     }
-    pv
+    (pv, visits)
 }
 
 #[cfg(test)]

@@ -69,10 +69,23 @@ impl Default for Config {
             playouts: None,
             time: None,
             seed: None,
-            resign: Some(0.1),
+            resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
         }
     }
+}
+
+/// The win rate below which the player resigns unless told otherwise (`--resign-below`).
+pub const DEFAULT_RESIGN_BELOW: f64 = 0.1;
+
+/// The most worker threads per core: past a few per core, workers only share the cores, each
+/// running so rarely that the clock (watched between one worker's playouts) and every stop
+/// come late, and their scratch memory adds up.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth running on this machine: [`THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Thinking time per move when neither the configuration nor a clock sets one (Sabaki sends no

@@ -167,7 +167,8 @@ impl Player {
         // Stones counted dead where a line ends with two passes in the tree: none in cleanup
         // (the point is to capture them), and only sure ones otherwise.
         let mut sure_dead = Vec::new();
-        if cleanup {
+        // Rules that lift no dead stones (Tromp–Taylor) count them as alive: capture them first.
+        if cleanup || !game.rules().dead_stones_lifted {
             let dead = self.dead_stones(game);
             allow_pass = !dead
                 .iter()
@@ -422,7 +423,9 @@ mod tests {
             playouts: Some(500),
             ..Config::default()
         });
-        let until = Instant::now() + Duration::from_millis(300);
+        // Two seconds reach far past the move's budget of 500 playouts even on a loaded machine
+        // (about 30,000 playouts at full speed).
+        let until = Instant::now() + Duration::from_secs(2);
         p.ponder(&g, &|| Instant::now() >= until);
         let kept = p.runner.kept.as_ref().expect("pondering keeps its tree");
         assert_eq!(kept.to_move, Color::White);

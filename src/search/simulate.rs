@@ -72,10 +72,8 @@ impl Root {
         } else {
             filtered
         };
-        let mut compensation = game.komi() + extra_komi;
-        if rules.handicap_compensation {
-            compensation = compensation + HalfPoints::points(game.handicap().len() as i32);
-        }
+        let compensation =
+            game.komi() + extra_komi + rules.handicap_bonus.points(game.handicap().len());
         let stone_balance = if rules.scoring == Scoring::Territory {
             let on_board = |c| {
                 game.board()

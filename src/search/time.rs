@@ -1,13 +1,18 @@
 //! The game clock: what the controller said about time, and how long to think on a move.
 //!
-//! GTP's `time_settings` / `kgs-time_settings` set the system; `time_left` corrects our idea of
+//! GTP's `time_settings` / `kgs-time_settings` / `kata-time_settings` set the system; `time_left` corrects our idea of
 //! the remaining time when a controller sends it; when none comes (gogui-twogtp never sends it),
 //! the clock keeps its own account from the time each move actually took. A move gets a share of
-//! the main time spread over the moves still expected, or a safe share of the byo-yomi period,
-//! always minus a lag margin, so that tengen never loses on time.
+//! the main time spread over the moves still expected (under Fischer time, the increment plus a
+//! share of the main time beyond it), or a safe share of the byo-yomi period, always minus a lag
+//! margin, so that tengen never loses on time.
 
 use crate::board::Color;
 use std::time::Duration;
+
+/// The lag margin by default: kept back from every allotment for the controller's and the
+/// network's delays (`--lag`).
+pub const DEFAULT_LAG: Duration = Duration::from_secs(1);
 
 /// A time system as GTP and KGS describe them.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -27,6 +32,15 @@ pub enum TimeSystem {
         main: Duration,
         period: Duration,
         periods: u32,
+    },
+    /// KataGo's Fischer time: `increment` is added to the main time at the end of each move,
+    /// which is then cut to `main_limit`; no move may take more than `per_move` (both unlimited
+    /// without the cap: `Duration::MAX`).
+    Fischer {
+        main: Duration,
+        increment: Duration,
+        main_limit: Duration,
+        per_move: Duration,
     },
 }
 
@@ -66,7 +80,7 @@ impl Clock {
                 count: 0,
                 in_overtime: false,
             }; 2],
-            lag_margin: Duration::from_millis(1000),
+            lag_margin: DEFAULT_LAG,
         };
         c.set_system(system);
         c
@@ -86,7 +100,7 @@ impl Clock {
                 count: 0,
                 in_overtime: false,
             },
-            TimeSystem::Absolute { main } => Side {
+            TimeSystem::Absolute { main } | TimeSystem::Fischer { main, .. } => Side {
                 main,
                 period: Duration::ZERO,
                 count: 0,
@@ -122,7 +136,7 @@ impl Clock {
         let s = &mut self.sides[color.index()];
         match self.system {
             TimeSystem::None => {}
-            TimeSystem::Absolute { .. } => s.main = left,
+            TimeSystem::Absolute { .. } | TimeSystem::Fischer { .. } => s.main = left,
             TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } => {
                 if stones == 0 {
                     s.main = left;
@@ -144,6 +158,11 @@ impl Clock {
         match system {
             TimeSystem::None => {}
             TimeSystem::Absolute { .. } => s.main = s.main.saturating_sub(used),
+            TimeSystem::Fischer {
+                increment,
+                main_limit,
+                ..
+            } => s.main = (s.main.saturating_sub(used) + increment).min(main_limit),
             TimeSystem::Canadian { period, stones, .. } => {
                 let mut used = used;
                 if !s.in_overtime {
@@ -194,6 +213,11 @@ impl Clock {
         let t = match self.system {
             TimeSystem::None => return None,
             TimeSystem::Absolute { .. } => spread(s.main),
+            // The increment comes back after every move; the main time beyond it is spread.
+            TimeSystem::Fischer { increment, .. } if s.main > increment => {
+                increment + spread(s.main - increment)
+            }
+            TimeSystem::Fischer { .. } => s.main,
             TimeSystem::Canadian { period, stones, .. } => {
                 if s.in_overtime {
                     s.period / s.count.max(1)
@@ -212,6 +236,7 @@ impl Clock {
         };
         let hard_cap = match self.system {
             TimeSystem::Absolute { .. } => s.main,
+            TimeSystem::Fischer { per_move, .. } => s.main.min(per_move),
             TimeSystem::Canadian { .. } | TimeSystem::Byoyomi { .. } if s.in_overtime => s.period,
             _ => s.main + s.period,
         };
@@ -246,6 +271,16 @@ impl Clock {
         let (left, lost_if_unused) = match self.system {
             TimeSystem::None => return None,
             TimeSystem::Absolute { .. } => (s.main, false),
+            // Under a cap on the main time, what the increment would add beyond it is lost.
+            TimeSystem::Fischer {
+                per_move,
+                increment,
+                main_limit,
+                ..
+            } => (
+                s.main.min(per_move),
+                s.main.saturating_add(increment) > main_limit,
+            ),
             TimeSystem::Canadian { .. } if s.in_overtime => (s.period, s.count <= 1),
             TimeSystem::Byoyomi { .. } if s.in_overtime => (s.period, true),
             // Main time, with the first period behind it.
@@ -276,6 +311,49 @@ pub fn expected_moves_left(size: usize, move_number: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fischer_time_spends_the_increment_and_keeps_the_main_time() {
+        let secs = Duration::from_secs;
+        let mut c = Clock::new(TimeSystem::Fischer {
+            main: secs(60),
+            increment: secs(5),
+            main_limit: Duration::MAX,
+            per_move: Duration::MAX,
+        });
+        // 5 s of increment plus 55 s over 30 moves, less a fifth of a short allotment... here
+        // the whole second of lag.
+        let a = c.allotment(Color::Black, 30).unwrap();
+        assert_eq!(a, secs(5) + secs(55) / 30 - secs(1));
+        let t = c.move_time(Color::Black, 30).unwrap();
+        assert!(t.early_stop && t.max == 2 * t.target);
+        // The increment arrives after each move.
+        c.record_move(Color::Black, secs(10));
+        c.time_left(Color::White, secs(3), 0);
+        assert_eq!(c.sides[0].main, secs(55));
+        // Less main time than the increment: what is left, less the lag margin's share.
+        let a = c.allotment(Color::White, 30).unwrap();
+        assert_eq!(a, Duration::from_millis(2400));
+        assert!(c.move_time(Color::White, 30).unwrap().max <= a);
+        // The capped form: the main time never grows past its limit, no move past its maximum,
+        // and time the cap would waste is not saved by stopping early.
+        let mut c = Clock::new(TimeSystem::Fischer {
+            main: secs(20),
+            increment: secs(10),
+            main_limit: secs(25),
+            per_move: secs(4),
+        });
+        let t = c.move_time(Color::Black, 30).unwrap();
+        assert!(!t.early_stop && t.max <= secs(4) && t.target <= secs(4));
+        c.record_move(Color::Black, secs(1));
+        assert_eq!(c.sides[0].main, secs(25));
+        c.set_system(TimeSystem::Absolute { main: secs(1) });
+        c.lag_margin = Duration::from_millis(100);
+        assert_eq!(
+            c.allotment(Color::Black, 1),
+            Some(Duration::from_millis(900))
+        );
+    }
 
     #[test]
     fn absolute_time_is_spread_and_kept_under_the_limit() {

@@ -17,8 +17,15 @@ use tengen::perft::{legal_moves, perft};
 use tengen::rules::Rules;
 
 /// The three presets.
-pub fn all_rules() -> [Rules; 3] {
-    [Rules::japanese(), Rules::chinese(), Rules::prejudgement()]
+pub fn all_rules() -> [Rules; 6] {
+    [
+        Rules::japanese(),
+        Rules::chinese(),
+        Rules::prejudgement(),
+        Rules::aga(),
+        Rules::new_zealand(),
+        Rules::tromp_taylor(),
+    ]
 }
 
 /// tengen's stones in the reference's layout.

@@ -14,8 +14,9 @@
 //!   `mover_chooses_removal`, the mover may instead remove its own group; each choice is a move;
 //! - basic ko (`KoRule::Basic`): a move that captures exactly one stone and recreates the position
 //!   that stood before the opponent's previous move is illegal;
-//! - positional superko (`superko()`): a stone is illegal if the board it produces equals the
-//!   board at any earlier point of the game (the start position included);
+//! - positional superko: a stone is illegal if the board it produces equals the board at any
+//!   earlier point of the game (the start position included); situational superko: equals it
+//!   with the same side to move, the basic ko retake forbidden as well;
 //! - a pass is legal unless `pass_allowed` says otherwise; the n-th move (0-based) of the opening
 //!   is placed by `opening_color(n)`; two passes in a row end the game.
 
@@ -223,6 +224,27 @@ impl RefGame {
     fn repeats(&self, color: Color, p: &Placement) -> bool {
         match self.rules.ko {
             KoRule::PositionalSuperko => self.positions.contains(&p.result),
+            // The board with the same side to move: each position's is the opponent of the
+            // colour that made it, the rules' first player at the start. A stone that leaves
+            // the board as it was (one-stone suicide) is refused too, as KataGo does, and so is
+            // the basic ko retake (which, with the colours alternating, repeats the position
+            // with the same side to move anyway; GTP lets a colour move twice in a row).
+            KoRule::SituationalSuperko => {
+                let m = self.moves.len();
+                let basic_ko = m >= 1
+                    && p.captured == 1
+                    && self.moves[m - 1].0 == color.opponent()
+                    && self.positions[m - 1] == p.result;
+                basic_ko
+                    || p.result == self.stones
+                    || self.positions.iter().enumerate().any(|(i, s)| {
+                        let to_move = match i {
+                            0 => self.rules.first_player,
+                            _ => self.moves[i - 1].0.opponent(),
+                        };
+                        *s == p.result && to_move == color.opponent()
+                    })
+            }
             KoRule::Basic => {
                 let m = self.moves.len();
                 m >= 1
