@@ -1,0 +1,59 @@
+# Finished games (two passes) whose count tengen gets wrong, from the counting corpus: matches
+# of tengen and GNU Go at several levels on 9×9, 13×13 and 19×19 under Chinese and Japanese
+# rules, judged by GNU Go 3.8 (`final_score`, `final_status_list dead`) and by KataGo 1.18.1
+# (b10c384 network) where tengen and GNU Go differ. The expected answers are the referees'
+# wherever the two agree. Names of the players removed.
+#
+# Run by tests/gtp_scripts.rs as `tengen --threads 1 --seed 1 --playouts 300 --no-resign`.
+# Format: gogui-regress; `*` marks a known failure, to be lifted when the judgement reads it.
+
+# 13×13, Chinese rules, Black to move. White's top-right group L12 J11 K11 L11 M11 has five
+# liberties (J10 L10 L13 M12 N11) and room toward the open corner and the right edge, shut in
+# by Black's J12 K12 above and K10 M10 below. Both referees count it dead, B+1.5 (GNU Go and
+# KataGo alike; KataGo's dead list is GNU Go's). tengen counts it alive, W+35.5: the playouts
+# keep it, and the race reader tries only the liberties of the groups in a fight, never the
+# vital points of the eye space, so it finds no kill.
+tengen-rules chinese
+loadsgf counting_eye_space_1.sgf
+10 final_score
+#? [B\+1\.5]*
+
+20 final_status_list dead
+#? [L12 J11 K11 L11 M11\nG7]*
+
+# 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
+# passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
+# two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
+# tengen keeps them (the playouts are unsure of them and the race reader proves no capture of
+# any one of them), and its seki finder then lists them and A8 as seki: W+18.5.
+tengen-rules chinese
+loadsgf counting_open_area_1.sgf
+30 final_score
+#? [B\+13\.5]*
+
+40 final_status_list dead
+#? [B9\nC8 D8\nB7\nC5]*
+
+# 9×9, Chinese rules, White to move, open borders again: White's H8, G7 and H6 are loose
+# stones in Black's right side, which Black's F-column wall and G5 H5 close only in part. Both
+# referees count them dead with C8, B+23.5; tengen keeps them and gives White the right side,
+# W+18.5.
+tengen-rules chinese
+loadsgf counting_open_area_2.sgf
+50 final_score
+#? [B\+23\.5]*
+
+60 final_status_list dead
+#? [C8\nH8\nG7\nH6]*
+
+# 9×9, Japanese rules, komi 6.5, Black to move: White's lone G7 in the open top right, Black's
+# F8 and the F-column wall around it. Both referees count it dead with H5, B+6.5 (KataGo's
+# count with its dead list); tengen keeps G7 and gives White the top right, W+25.5 (with the
+# flags above it keeps H5 too, W+26.5).
+tengen-rules japanese
+loadsgf counting_open_area_3.sgf
+70 final_score
+#? [B\+6\.5]*
+
+80 final_status_list dead
+#? [G7\nH5]*
