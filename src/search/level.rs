@@ -1,8 +1,8 @@
 //! Strength levels: an opponent people can beat, then learn to beat.
 //!
 //! A level below [`FULL_STRENGTH`] weakens the player the way a weaker player is weaker, not by
-//! random blunders: it reads less (a fixed playout budget per move that doubles with each
-//! level, counted in playouts so that a level is as strong on a fast machine as on a slow one)
+//! random blunders: it reads less (a fixed playout budget per move that grows about 2.5×
+//! a level, counted in playouts so that a level is as strong on a fast machine as on a slow one)
 //! and it does not always find the best of the moves it read — it picks among the plausible
 //! ones, those the search visited often (visits follow the priors: patterns, captures, answers
 //! to atari), by their visits raised to a power that grows with the level, and never one whose
@@ -17,26 +17,27 @@ pub const MIN_LEVEL: u8 = 1;
 /// The full-strength level: the search as configured, unweakened.
 pub const FULL_STRENGTH: u8 = 10;
 
-/// Playouts per move at level 1 on 9×9; each level doubles them.
-const BASE_PLAYOUTS: u64 = 12;
+/// Playouts per move on 9×9 at levels 1 to 9: about two and a half times more each level, from
+/// little more than the priors' first choices at level 1.
+const PLAYOUTS_9X9: [u64; 9] = [4, 10, 25, 60, 150, 400, 1000, 2500, 6000];
 
 /// The playouts a level reads per move on a `size`×`size` board, `None` at full strength.
-/// Scaled with the board's area: a 19×19 move has about four and a half times as much to read
-/// as a 9×9 one.
+/// Scaled with the square root of the board's area: a 19×19 move has more to read than a 9×9
+/// one, but a level should not think for much longer on the bigger board.
 pub fn playouts(level: u8, size: usize) -> Option<u64> {
     if level >= FULL_STRENGTH {
         return None;
     }
-    let level = level.max(MIN_LEVEL);
-    let area_scale = ((size * size) as f64 / 81.0).max(1.0);
-    Some((BASE_PLAYOUTS as f64 * f64::from(1u32 << (level - 1)) * area_scale).round() as u64)
+    let base = PLAYOUTS_9X9[usize::from(level.max(MIN_LEVEL) - 1)];
+    let scale = ((size * size) as f64 / 81.0).sqrt().max(1.0);
+    Some((base as f64 * scale).round() as u64)
 }
 
 /// How a level picks among the moves it read.
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Choice {
-    /// Visits are raised to this power before sampling: 1 picks in proportion to visits, higher
-    /// values favour the most visited move more.
+    /// Visits are raised to this power before sampling: 1 picks in proportion to visits, lower
+    /// values spread the choice over the plausible moves, higher ones favour the most visited.
     sharpness: f64,
     /// Candidates whose value is this much below the best move's are never picked.
     value_margin: f64,
@@ -45,11 +46,14 @@ struct Choice {
 }
 
 fn choice(level: u8) -> Choice {
-    let l = f64::from(level.clamp(MIN_LEVEL, FULL_STRENGTH - 1));
+    const SHARPNESS: [f64; 9] = [0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0];
+    const VALUE_MARGIN: [f64; 9] = [0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.07, 0.05, 0.03];
+    const MIN_VISIT_SHARE: [f64; 9] = [0.02, 0.03, 0.05, 0.07, 0.1, 0.12, 0.15, 0.18, 0.2];
+    let i = usize::from(level.clamp(MIN_LEVEL, FULL_STRENGTH - 1) - 1);
     Choice {
-        sharpness: 0.5 + 0.5 * l,
-        value_margin: 0.22 - 0.02 * l,
-        min_visit_share: 0.05 + 0.01 * l,
+        sharpness: SHARPNESS[i],
+        value_margin: VALUE_MARGIN[i],
+        min_visit_share: MIN_VISIT_SHARE[i],
     }
 }
 
@@ -94,12 +98,12 @@ mod tests {
     }
 
     #[test]
-    fn playouts_double_with_each_level_and_grow_with_the_board() {
-        assert_eq!(playouts(1, 9), Some(12));
-        assert_eq!(playouts(2, 9), Some(24));
-        assert_eq!(playouts(9, 9), Some(3072));
-        assert_eq!(playouts(1, 19), Some(53));
-        assert_eq!(playouts(1, 7), Some(12));
+    fn playouts_grow_with_each_level_and_with_the_board() {
+        assert_eq!(playouts(1, 9), Some(4));
+        assert_eq!(playouts(2, 9), Some(10));
+        assert_eq!(playouts(9, 9), Some(6000));
+        assert_eq!(playouts(9, 19), Some(12667));
+        assert_eq!(playouts(1, 7), Some(4));
         assert_eq!(playouts(FULL_STRENGTH, 9), None);
         for level in MIN_LEVEL..FULL_STRENGTH - 1 {
             assert!(playouts(level, 13) < playouts(level + 1, 13));
