@@ -437,13 +437,22 @@ pub fn rules_from_name(ru: &str) -> Option<Rules> {
     Rules::by_name(ru.trim())
 }
 
-/// How `RU` writes a ruleset.
+/// How `RU` writes a ruleset: FF[4]'s names where it has one (`AGA`, `NZ`, `Japanese`),
+/// KataGo's `TrompTaylor` and `Chinese`, else tengen's name capitalised (`Prejudgement`). Each
+/// reads back as the same ruleset ([`rules_from_name`]).
 fn rules_name(rules: &Rules) -> String {
-    let mut name = rules.name.to_string();
-    if let Some(first) = name.get_mut(..1) {
-        first.make_ascii_uppercase();
+    match rules.name {
+        "aga" => "AGA".to_string(),
+        "new_zealand" => "NZ".to_string(),
+        "tromp-taylor" => "TrompTaylor".to_string(),
+        name => {
+            let mut name = name.to_string();
+            if let Some(first) = name.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            name
+        }
     }
-    name
 }
 
 /// A record read into a game, with what the caller needs to know besides the game.

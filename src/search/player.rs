@@ -9,7 +9,7 @@ use super::komi::dynamic_komi;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
-use super::{Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
+use super::{Analysis, Config, Decision, Limits, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
 use crate::game::Game;
@@ -79,6 +79,15 @@ impl Player {
     pub fn forget(&mut self) {
         self.runner.forget();
         self.low_value_streak = [0; 2];
+    }
+
+    /// Forgets everything searched or judged so far — the kept tree, the kept judgement, the
+    /// last ownership map — so that the next search and judgement of any position start afresh
+    /// (KataGo's `clear_cache`).
+    pub fn clear_cache(&mut self) {
+        self.forget();
+        self.judge = Judge::default();
+        self.ownership.clear();
     }
 
     /// Runs one search and keeps what it found; returns the most visited move.
@@ -267,6 +276,7 @@ impl Player {
         match self.clock.move_time(color, moves_left) {
             Some(t) => Budget {
                 playouts: self.config.playouts,
+                visits: self.config.visits,
                 time: Some(t.target),
                 extended: Some(t.max),
                 early_stop: t.early_stop,
@@ -280,10 +290,19 @@ impl Player {
 
     /// The configured budget of one move, without the clock: what an analysis on request
     /// (GoGui's analysis commands) spends.
-    pub fn move_budget(&self) -> (Option<u64>, Option<Duration>) {
-        match (self.config.playouts, self.config.time) {
-            (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
-            other => other,
+    pub fn move_budget(&self) -> Limits {
+        let limits = Limits {
+            playouts: self.config.playouts,
+            visits: self.config.visits,
+            time: self.config.time,
+        };
+        if limits.is_unlimited() {
+            Limits {
+                time: Some(DEFAULT_MOVE_TIME),
+                ..limits
+            }
+        } else {
+            limits
         }
     }
 
@@ -297,19 +316,24 @@ impl Player {
         playouts: Option<u64>,
         time: Option<Duration>,
     ) -> &Report {
-        self.analyse_watched(game, color, (playouts, time), &[], &mut Watch::none());
+        let limits = Limits {
+            playouts,
+            visits: None,
+            time,
+        };
+        self.analyse_watched(game, color, limits, &[], &mut Watch::none());
         &self.report
     }
 
     /// Live analysis: searches the position for `color` (real komi, no shortcuts) until the
-    /// budget is spent or the watch interrupts it — with neither budget, until interrupted (a
+    /// limits are reached or the watch interrupts it — without limits, until interrupted (a
     /// full tree stops growing, the simulations go on from its leaves) — keeping to `filters`.
     /// Returns the final view.
     pub fn analyse_watched(
         &mut self,
         game: &Game,
         color: Color,
-        limits: (Option<u64>, Option<Duration>),
+        limits: Limits,
         filters: &[MoveFilter],
         watch: &mut Watch,
     ) -> &Analysis {
@@ -323,8 +347,8 @@ impl Player {
     }
 
     /// Pondering: searches the game's position, the opponent to move, on the opponent's time
-    /// until `interrupted` says a command has come, keeping the tree for
-    /// the next `genmove`. The clock is not touched: this time is not ours.
+    /// until `interrupted` says a command has come or the analysis limits are reached, keeping
+    /// the tree for the next `genmove`. The clock is not touched: this time is not ours.
     pub fn ponder(&mut self, game: &Game, interrupted: &dyn Fn() -> bool) {
         let color = game.to_move();
         let moves = Self::root_moves(game, color, true);
@@ -336,8 +360,9 @@ impl Player {
             interrupted,
             min_playouts: 0,
             progress: None,
+            ownership_detail: false,
         };
-        self.search(game, root, Budget::default(), &mut watch);
+        self.search(game, root, Budget::fixed(self.config.analysis), &mut watch);
     }
 
     /// The seed of the judgement's playouts.
@@ -463,12 +488,16 @@ mod tests {
             until: 2,
         }];
         let mut none = Watch::none();
-        p.analyse_watched(&g, Color::Black, (Some(1000), None), &only_e5, &mut none);
+        let playouts = |n| Limits {
+            playouts: Some(n),
+            ..Limits::default()
+        };
+        p.analyse_watched(&g, Color::Black, playouts(1000), &only_e5, &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1000);
         // The same filters build on it; none (or other ones) start afresh.
-        p.analyse_watched(&g, Color::Black, (Some(300), None), &only_e5, &mut none);
+        p.analyse_watched(&g, Color::Black, playouts(300), &only_e5, &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1300);
-        p.analyse_watched(&g, Color::Black, (Some(300), None), &[], &mut none);
+        p.analyse_watched(&g, Color::Black, playouts(300), &[], &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 300);
         // Dynamic komi: only a close one serves.
         let k = p.runner.kept.as_ref().unwrap();
@@ -491,12 +520,16 @@ mod tests {
             interrupted: &|| true,
             min_playouts: 200,
             progress: None,
+            ownership_detail: false,
         };
         let a = p
             .analyse_watched(
                 &g,
                 Color::Black,
-                (None, Some(Duration::from_secs(60))),
+                Limits {
+                    time: Some(Duration::from_secs(60)),
+                    ..Limits::default()
+                },
                 &[],
                 &mut watch,
             )
@@ -519,11 +552,15 @@ mod tests {
             interrupted: &|| false,
             min_playouts: 0,
             progress: Some((Duration::from_millis(20), &mut report)),
+            ownership_detail: false,
         };
         p.analyse_watched(
             &g,
             Color::Black,
-            (None, Some(Duration::from_millis(300))),
+            Limits {
+                time: Some(Duration::from_millis(300)),
+                ..Limits::default()
+            },
             &[],
             &mut watch,
         );
@@ -578,8 +615,9 @@ mod tests {
             interrupted: &|| true,
             min_playouts: playouts,
             progress: None,
+            ownership_detail: false,
         };
-        p.analyse_watched(g, Color::Black, (None, None), &[], &mut watch)
+        p.analyse_watched(g, Color::Black, Limits::default(), &[], &mut watch)
             .clone()
     }
 

@@ -11,10 +11,10 @@
 //! same arena so that the budget of `--max-memory` holds at every moment, within its own time.
 
 use super::analysis::{self, Analysis, MoveFilter, Watch};
-use super::ownership::{OwnershipSums, SharedOwnership};
+use super::ownership::SharedOwnership;
 use super::simulate::{run_one, Root, Scratch};
 use super::tree::Tree;
-use super::{Config, Report};
+use super::{Config, Limits, Report};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::rules::HalfPoints;
@@ -53,6 +53,8 @@ impl Kept {
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Budget {
     pub(super) playouts: Option<u64>,
+    /// Visits at the root, the kept tree's included.
+    pub(super) visits: Option<u64>,
     /// The time to think when the best move is clear.
     pub(super) time: Option<Duration>,
     /// The most the search may take when, at `time`, the best move is still unclear.
@@ -62,11 +64,12 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    /// Exactly these playouts and this time (either may be absent), no early stop.
-    pub(super) fn fixed((playouts, time): (Option<u64>, Option<Duration>)) -> Budget {
+    /// Exactly these limits (any may be absent), no early stop.
+    pub(super) fn fixed(limits: Limits) -> Budget {
         Budget {
-            playouts,
-            time,
+            playouts: limits.playouts,
+            visits: limits.visits,
+            time: limits.time,
             extended: None,
             early_stop: false,
         }
@@ -82,6 +85,7 @@ struct Run<'a> {
     done: AtomicU64,
     ownership: SharedOwnership,
     max_playouts: Option<u64>,
+    max_visits: Option<u64>,
     max_time: Option<Duration>,
     extended: Option<Duration>,
     early_stop: bool,
@@ -102,9 +106,18 @@ impl Run<'_> {
         }
         let _guard = StopOnExit(&self.stop);
         let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919), self.root);
-        let mut ownership = OwnershipSums::new();
+        let mut ownership = self.ownership.local();
         let mut local = 0u64;
         while !self.stop.load(Relaxed) {
+            // The root's visits count the kept tree's: a tree that already has them all needs
+            // no playout.
+            if self
+                .max_visits
+                .is_some_and(|m| self.tree.root().visits() as u64 >= m)
+            {
+                self.stop.store(true, Relaxed);
+                break;
+            }
             run_one(self.tree, self.root, &mut s, &mut ownership);
             local += 1;
             // Count every playout where a budget must be met exactly; otherwise publish the
@@ -127,7 +140,13 @@ impl Run<'_> {
                     && !(self.extended.is_some_and(|x| elapsed < x) && unclear(self.tree));
                 if over
                     || (self.early_stop
-                        && decided(self.tree, total, elapsed, self.max_playouts, self.max_time))
+                        && decided(
+                            self.tree,
+                            total,
+                            elapsed,
+                            (self.max_playouts, self.max_visits),
+                            self.max_time,
+                        ))
                 {
                     self.stop.store(true, Relaxed);
                 }
@@ -141,12 +160,17 @@ impl Run<'_> {
 
     /// A snapshot of the search so far.
     fn snapshot(&self) -> Analysis {
+        let board = &self.root.board;
         analysis::snapshot(
             self.tree,
             self.root.color,
             self.root.extra_komi,
             self.done.load(Relaxed),
-            &self.ownership.values(&self.root.board),
+            &analysis::OwnershipView {
+                black: self.ownership.values(board),
+                stdev: self.ownership.stdev(board),
+                by_move: self.ownership.by_move(board),
+            },
             self.ownership.mean_margin(),
         )
     }
@@ -209,6 +233,12 @@ impl Runner {
         let start = Instant::now();
         let capacity = Tree::capacity_for(config.max_memory_mb);
         let tree = match &self.kept {
+            // The detailed ownership is over this search's playouts, each root move's through
+            // that move: the visits a kept tree already has would show without it.
+            Some(_) if watch.ownership_detail => {
+                self.kept = None;
+                Tree::new(capacity)
+            }
             Some(k) if !k.serves(root.extra_komi, root.filters.given()) => {
                 self.kept = None;
                 Tree::new(capacity)
@@ -233,8 +263,11 @@ impl Runner {
             root: &root,
             stop: AtomicBool::new(false),
             done: AtomicU64::new(0),
-            ownership: SharedOwnership::new(),
+            ownership: SharedOwnership::new(
+                watch.ownership_detail.then_some(root.root_moves.len()),
+            ),
             max_playouts,
+            max_visits: budget.visits,
             max_time,
             extended: budget.extended,
             early_stop: budget.early_stop,
@@ -393,7 +426,7 @@ fn decided(
     tree: &Tree,
     done: u64,
     elapsed: Duration,
-    max_playouts: Option<u64>,
+    (max_playouts, max_visits): (Option<u64>, Option<u64>),
     max_time: Option<Duration>,
 ) -> bool {
     if done < 500 {
@@ -412,6 +445,9 @@ fn decided(
     let mut left = f64::INFINITY;
     if let Some(m) = max_playouts {
         left = left.min(m.saturating_sub(done) as f64);
+    }
+    if let Some(m) = max_visits {
+        left = left.min(m.saturating_sub(tree.root().visits() as u64) as f64);
     }
     if let Some(t) = max_time {
         left = left.min((t.as_secs_f64() - elapsed.as_secs_f64()).max(0.0) * rate);
