@@ -1071,4 +1071,36 @@ mod tests {
         assert_eq!(back.move_number(), 2);
         assert_eq!(main_line(&text).unwrap().nodes[0].first("C"), Some("a ] b"));
     }
+
+    #[test]
+    fn every_ruleset_is_written_by_its_usual_name_and_read_back() {
+        for (rules, ru) in [
+            (Rules::japanese(), "Japanese"),
+            (Rules::chinese(), "Chinese"),
+            (Rules::prejudgement(), "Prejudgement"),
+            (Rules::aga(), "AGA"),
+            (Rules::new_zealand(), "NZ"),
+            (Rules::tromp_taylor(), "TrompTaylor"),
+        ] {
+            let g = Game::new(9, rules).unwrap();
+            let text = write(&g, &Info::default());
+            assert!(text.contains(&format!("RU[{}]", ru)), "{}", text);
+            let other = if rules == Rules::chinese() {
+                Rules::japanese()
+            } else {
+                Rules::chinese()
+            };
+            assert_eq!(*load(&text, other, None).unwrap().rules(), rules, "{}", ru);
+        }
+        // Other programs' spellings of the same rulesets.
+        for (ru, name) in [
+            ("NewZealand", "new_zealand"),
+            ("New Zealand", "new_zealand"),
+            ("Tromp-Taylor", "tromp-taylor"),
+            ("Tromp Taylor", "tromp-taylor"),
+            ("aga", "aga"),
+        ] {
+            assert_eq!(rules_from_name(ru).map(|r| r.name), Some(name), "{}", ru);
+        }
+    }
 }

@@ -493,6 +493,9 @@ mod tests {
         assert!(err("b 10 ownership maybe", Dialect::Kata).contains("'maybe'"));
         assert!(err("b 10 rootInfo true", Dialect::Lz).contains("'rootInfo'"));
         assert!(err("b 10 pvVisits yes", Dialect::Kata).contains("'yes'"));
+        assert!(err("b 10 movesOwnership true", Dialect::Lz).contains("'movesOwnership'"));
+        let r = parse("ownershipStdev true movesOwnership True", Dialect::Kata).unwrap();
+        assert!(r.ownership_stdev && r.moves_ownership && !r.ownership);
         let r = parse(
             "rootInfo TRUE pvVisits true pvEdgeVisits false",
             Dialect::Kata,
@@ -500,6 +503,31 @@ mod tests {
         .unwrap();
         assert!(r.root_info && r.pv_visits && !r.pv_edge_visits);
         assert!(err("b w", Dialect::Lz).contains("'w'"));
+    }
+
+    #[test]
+    fn clear_cache_makes_the_next_search_start_afresh() {
+        use crate::gtp::tests::ask;
+        use crate::gtp::Options;
+        let mut e = Engine::new(&Options {
+            size: 9,
+            search: crate::search::Config {
+                threads: 1,
+                visits: Some(300),
+                ..crate::search::Config::default()
+            },
+            ..Options::default()
+        })
+        .unwrap();
+        let text = |e: &mut Engine| {
+            let r = ask(e, "tengen-top_moves");
+            r[r.find("TEXT ").unwrap()..].split(':').next().unwrap().to_string()
+        };
+        assert_eq!(text(&mut e), "TEXT 300 playouts, 300 visits");
+        // The kept tree has the visits already.
+        assert_eq!(text(&mut e), "TEXT 0 playouts, 300 visits");
+        assert_eq!(ask(&mut e, "clear_cache"), "= \n\n");
+        assert_eq!(text(&mut e), "TEXT 300 playouts, 300 visits");
     }
 
     #[test]
@@ -518,6 +546,7 @@ mod tests {
                     score_lead: 2.5,
                     pv: vec![Move::Play(d4), Move::Play(e5)],
                     pv_visits: vec![20, 12],
+                    ownership: vec![0.25; 81],
                 },
                 MoveInfo {
                     mv: Move::Play(e5),
@@ -528,13 +557,16 @@ mod tests {
                     score_lead: 0.0,
                     pv: vec![Move::Play(e5)],
                     pv_visits: vec![0],
+                    ownership: vec![-0.75; 81],
                 },
             ],
             root_visits: 20,
             root_winrate: 0.625,
             root_score_lead: 2.5,
             score_lead: 2.0,
+            ownership_playouts: 30,
             ownership: vec![0.5; 81],
+            ownership_stdev: vec![0.125; 81],
         };
         let mut r = parse("", Dialect::Lz).unwrap();
         assert_eq!(
@@ -563,5 +595,20 @@ mod tests {
         ));
         // Leela Zero's dialect has none of them.
         assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("pvVisits"));
+        // Each move's ownership after its pv and pv visits; the spread after the ownership.
+        r.moves_ownership = true;
+        r.ownership_stdev = true;
+        r.ownership = true;
+        let kata = info_line(&b, &a, &r, Dialect::Kata);
+        let d4_owners = format!(" movesOwnership{} info move E5", " 0.2500".repeat(81));
+        assert!(kata.contains(&format!("pvEdgeVisits 20 12{}", d4_owners)), "{}", kata);
+        let e5_owners = format!("pvEdgeVisits 0 movesOwnership{} rootInfo", " -0.7500".repeat(81));
+        assert!(kata.contains(&e5_owners), "{}", kata);
+        assert!(kata.ends_with(&format!(
+            "ownership{} ownershipStdev{}",
+            " 0.5000".repeat(81),
+            " 0.1250".repeat(81)
+        )));
+        assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("wnership"));
     }
 }

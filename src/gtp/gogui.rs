@@ -169,7 +169,7 @@ fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
         rules,
         komi,
         margin,
-        analysis.playouts,
+        analysis.ownership_playouts,
         black_wins * 100.0
     )
 }

@@ -148,6 +148,9 @@ pub struct Analysis {
     pub root_score_lead: f64,
     /// The side to move's mean lead over all playouts, in points.
     pub score_lead: f64,
+    /// The playouts behind `score_lead` and `ownership`: this search's, and the earlier
+    /// searches' of the same position when its tree was kept.
+    pub ownership_playouts: u64,
     /// Ownership per point in `Board::points` order (top row first): +1 the side to move's,
     /// −1 the opponent's.
     pub ownership: Vec<f32>,
@@ -167,6 +170,8 @@ impl Analysis {
 /// standard deviation, and per root move in the tree's order of the root's children (the last
 /// two empty unless the search keeps them).
 pub(super) struct OwnershipView {
+    /// The playouts behind it.
+    pub(super) playouts: u64,
     pub(super) black: Vec<f32>,
     pub(super) stdev: Vec<f32>,
     pub(super) by_move: Vec<Vec<f32>>,
@@ -266,6 +271,7 @@ pub(super) fn snapshot(
         root_score_lead,
         score_lead: sign * (mean_margin_black + offset),
         ownership,
+        ownership_playouts: owners.playouts,
         ownership_stdev: owners.stdev.clone(),
     }
 }

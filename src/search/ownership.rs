@@ -248,6 +248,11 @@ impl SharedOwnership {
             .collect()
     }
 
+    /// The playouts summed.
+    pub(super) fn playouts(&self) -> u64 {
+        self.playouts.load(Relaxed)
+    }
+
     /// Black's mean margin in points, the search's own komi included.
     pub(super) fn mean_margin(&self) -> f64 {
         self.margin_halves.load(Relaxed) as f64 / 2.0 / self.playouts.load(Relaxed).max(1) as f64

@@ -509,6 +509,121 @@ mod tests {
     }
 
     #[test]
+    fn a_visit_limit_counts_the_visits_of_the_kept_tree() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let visits = |n| Limits {
+            visits: Some(n),
+            ..Limits::default()
+        };
+        let mut none = Watch::none();
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(500), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (500, 500));
+        // The same position again: the kept tree's 500 count, 300 more reach 800.
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(800), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (300, 800));
+        // A tree that has them all needs no playout.
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(600), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (0, 800));
+        // After clear_cache, the search starts afresh.
+        p.clear_cache();
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(600), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (600, 600));
+        // A playout limit counts this search's playouts alone; the first limit reached ends it.
+        let both = Limits {
+            playouts: Some(100),
+            visits: Some(10_000),
+            time: None,
+        };
+        let a = p
+            .analyse_watched(&g, Color::Black, both, &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (100, 700));
+    }
+
+    #[test]
+    fn the_detailed_ownership_sees_a_dead_stone_and_keeps_its_spread_in_range() {
+        // White's wall on the sixth line, Black's on the fifth; a White stone at C2 inside
+        // Black's area, in atari among Black stones, is dead.
+        let rows = [
+            ".........",
+            ".........",
+            ".........",
+            "OOOOOOOOO",
+            "XXXXXXXXX",
+            ".........",
+            "..X......",
+            ".XOX.....",
+            ".........",
+        ];
+        let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
+        let b = g.board().clone();
+        let index = |col, row| b.points().position(|p| p == b.point(col, row)).unwrap();
+        let (dead, wall) = (index(2, 7), index(4, 4));
+        let mut p = Player::new(Config {
+            threads: 1,
+            seed: Some(7),
+            ..Config::default()
+        });
+        let mut watch = Watch {
+            ownership_detail: true,
+            ..Watch::none()
+        };
+        let limits = Limits {
+            playouts: Some(2000),
+            ..Limits::default()
+        };
+        let a = p
+            .analyse_watched(&g, Color::Black, limits, &[], &mut watch)
+            .clone();
+        // Black to move: +1 is Black's. The dead White stone's point is Black's, and so is
+        // Black's wall, with little spread.
+        assert!(a.ownership[dead] > 0.6, "{}", a.ownership[dead]);
+        assert!(a.ownership[wall] > 0.9, "{}", a.ownership[wall]);
+        assert_eq!(a.ownership_stdev.len(), 81);
+        for (o, sd) in a.ownership.iter().zip(&a.ownership_stdev) {
+            // With owners in {-1, 0, 1}: variance = E[o²] − E[o]² ≤ 1 − E[o]².
+            assert!((0.0..=1.0).contains(sd), "{}", sd);
+            assert!(sd * sd + o * o <= 1.0 + 1e-4, "{} {}", sd, o);
+        }
+        assert!(a.ownership_stdev[wall] < 0.4, "{}", a.ownership_stdev[wall]);
+        // Every move with playouts has its own map; the best one agrees on the dead stone, and
+        // the maps of all moves, weighted by their playouts, make the root's.
+        let mut weighted = vec![0.0f64; 81];
+        let mut total = 0u32;
+        for m in &a.moves {
+            assert_eq!(m.ownership.len(), 81, "{:?}", m.mv);
+            if m.visits > 0 {
+                total += m.visits;
+                for (w, o) in weighted.iter_mut().zip(&m.ownership) {
+                    *w += m.visits as f64 * *o as f64;
+                }
+            }
+        }
+        assert!(a.moves[0].ownership[dead] > 0.6, "{:?}", a.moves[0]);
+        assert_eq!(total, 2000);
+        for (w, o) in weighted.iter().zip(&a.ownership) {
+            assert!((w / total as f64 - *o as f64).abs() < 1e-3, "{} {}", w, o);
+        }
+        // Without the detail: none of it.
+        let a = p
+            .analyse_watched(&g, Color::Black, limits, &[], &mut Watch::none())
+            .clone();
+        assert!(a.ownership_stdev.is_empty() && a.moves.iter().all(|m| m.ownership.is_empty()));
+    }
+
+    #[test]
     fn an_interrupt_ends_a_search_after_its_minimum() {
         let g = Game::new(9, Rules::chinese()).unwrap();
         let mut p = Player::new(Config {

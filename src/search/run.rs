@@ -32,6 +32,9 @@ pub(super) struct Kept {
     /// and the controller's move filters. A search under other terms starts afresh.
     extra_komi: HalfPoints,
     filters: Vec<MoveFilter>,
+    /// The ownership of the playouts searched at this root, which a search of the same
+    /// position goes on adding to (a search whose tree already has its visits may run none).
+    ownership: Option<SharedOwnership>,
 }
 
 impl Kept {
@@ -167,6 +170,7 @@ impl Run<'_> {
             self.root.extra_komi,
             self.done.load(Relaxed),
             &analysis::OwnershipView {
+                playouts: self.ownership.playouts(),
                 black: self.ownership.values(board),
                 stdev: self.ownership.stdev(board),
                 by_move: self.ownership.by_move(board),
@@ -232,6 +236,19 @@ impl Runner {
         let (max_playouts, max_time) = (budget.playouts, budget.time);
         let start = Instant::now();
         let capacity = Tree::capacity_for(config.max_memory_mb);
+        // A tree kept at this very position brings the ownership of its playouts along.
+        let mut carried = match &mut self.kept {
+            Some(k)
+                if !watch.ownership_detail
+                    && k.serves(root.extra_komi, root.filters.given())
+                    && k.extra_komi == root.extra_komi
+                    && k.to_move == root.color
+                    && game.hash_moves_ago(0) == Some(k.hash) =>
+            {
+                k.ownership.take()
+            }
+            _ => None,
+        };
         let tree = match &self.kept {
             // The detailed ownership is over this search's playouts, each root move's through
             // that move: the visits a kept tree already has would show without it.
@@ -250,6 +267,7 @@ impl Runner {
         let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
             // The old tree goes before the new one takes memory.
             drop(tree);
+            carried = None;
             Tree::new(capacity)
         } else {
             tree
@@ -263,9 +281,13 @@ impl Runner {
             root: &root,
             stop: AtomicBool::new(false),
             done: AtomicU64::new(0),
-            ownership: SharedOwnership::new(
-                watch.ownership_detail.then_some(root.root_moves.len()),
-            ),
+            ownership: carried.unwrap_or_else(|| {
+                SharedOwnership::new(
+                    watch
+                        .ownership_detail
+                        .then_some(root.root_moves.len()),
+                )
+            }),
             max_playouts,
             max_visits: budget.visits,
             max_time,
@@ -325,6 +347,7 @@ impl Runner {
             mean_margin: run.ownership.mean_margin() + root.extra_komi.as_f64(),
         };
         let ownership = run.ownership.values(&root.board);
+        let shared_ownership = run.ownership;
         log::info!(
             "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
             playouts,
@@ -342,6 +365,7 @@ impl Runner {
             to_move: root.color,
             extra_komi: root.extra_komi,
             filters: root.filters.given().to_vec(),
+            ownership: Some(shared_ownership),
         });
         Outcome {
             best,
