@@ -373,14 +373,7 @@ fn root_visits(line: &str) -> u64 {
 
 #[test]
 fn an_analysis_with_a_visit_limit_stops_searching_and_waits_for_the_next_line() {
-    let mut e = Engine::start(&[
-        "--threads",
-        "1",
-        "--size",
-        "9",
-        "--analysis-visits",
-        "200",
-    ]);
+    let mut e = Engine::start(&["--threads", "1", "--size", "9", "--analysis-visits", "200"]);
     let pid = e.0.pid();
     e.send("1 kata-analyze b interval 1 rootInfo true\n");
     assert_eq!(e.line(Duration::from_secs(10), "the = line"), "=1 ");
@@ -400,7 +393,10 @@ fn an_analysis_with_a_visit_limit_stops_searching_and_waits_for_the_next_line() 
     assert!(e.0.quiet(), "a line after the limit");
     // The next line ends the answer; the engine goes on.
     e.send("2 name\n");
-    assert_eq!(e.line(Duration::from_secs(5), "the end of the analysis"), "");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
     assert_eq!(e.response(Duration::from_secs(5), "name"), ["=2 tengen"]);
     // The same position again: the kept tree already has its 200 visits.
     e.send("3 kata-analyze b interval 1 rootInfo true\n");
@@ -408,20 +404,16 @@ fn an_analysis_with_a_visit_limit_stops_searching_and_waits_for_the_next_line() 
     let lines = lines_until_quiet(&mut e, Duration::from_millis(1000), Duration::from_secs(30));
     assert_eq!(root_visits(&lines.last().unwrap().0), 200);
     e.send("\n");
-    assert_eq!(e.line(Duration::from_secs(5), "the end of the analysis"), "");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
     e.quit(Duration::from_secs(3));
 }
 
 #[test]
 fn an_analysis_with_a_time_limit_stops_after_it() {
-    let mut e = Engine::start(&[
-        "--threads",
-        "1",
-        "--size",
-        "9",
-        "--analysis-seconds",
-        "1",
-    ]);
+    let mut e = Engine::start(&["--threads", "1", "--size", "9", "--analysis-seconds", "1"]);
     let pid = e.0.pid();
     e.send("1 lz-analyze b 10\n");
     assert_eq!(e.line(Duration::from_secs(10), "the = line"), "=1 ");
@@ -441,7 +433,10 @@ fn an_analysis_with_a_time_limit_stops_after_it() {
     let used = cpu_seconds(pid) - before;
     assert!(used < 0.15, "{:.2} s of CPU in 1 s after the limit", used);
     e.send("\n2 kata-get-param maxTimePondering\n");
-    assert_eq!(e.line(Duration::from_secs(5), "the end of the analysis"), "");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
     assert_eq!(
         e.response(Duration::from_secs(5), "kata-get-param"),
         ["=2 1.0"]
@@ -485,10 +480,10 @@ fn stop_ends_pondering_until_the_next_move() {
     let pid = e.0.pid();
     e.send("1 genmove b\n");
     e.response(Duration::from_secs(10), "genmove");
-    // Pondering on White's time takes the CPU.
+    // Pondering on White's time takes the CPU (a share of it on a loaded machine).
     let before = cpu_seconds(pid);
-    std::thread::sleep(Duration::from_millis(800));
-    assert!(cpu_seconds(pid) - before > 0.3, "not pondering");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(cpu_seconds(pid) - before > 0.25, "not pondering");
     e.send("2 stop\n");
     assert_eq!(e.response(Duration::from_secs(5), "stop"), ["=2 "]);
     let before = cpu_seconds(pid);
@@ -500,13 +495,19 @@ fn stop_ends_pondering_until_the_next_move() {
     assert_eq!(e.response(Duration::from_secs(5), "name"), ["=3 tengen"]);
     let before = cpu_seconds(pid);
     std::thread::sleep(Duration::from_millis(500));
-    assert!(cpu_seconds(pid) - before < 0.1, "pondering again after name");
+    assert!(
+        cpu_seconds(pid) - before < 0.1,
+        "pondering again after name"
+    );
     e.send("4 play w c3\n5 genmove b\n");
     e.response(Duration::from_secs(5), "play");
     e.response(Duration::from_secs(10), "genmove");
     let before = cpu_seconds(pid);
-    std::thread::sleep(Duration::from_millis(800));
-    assert!(cpu_seconds(pid) - before > 0.3, "not pondering after the move");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        cpu_seconds(pid) - before > 0.25,
+        "not pondering after the move"
+    );
     // With nothing running, stop is a plain success.
     e.send("6 stop\n7 stop\n");
     assert_eq!(e.response(Duration::from_secs(5), "stop"), ["=6 "]);

@@ -521,7 +521,11 @@ mod tests {
         .unwrap();
         let text = |e: &mut Engine| {
             let r = ask(e, "tengen-top_moves");
-            r[r.find("TEXT ").unwrap()..].split(':').next().unwrap().to_string()
+            r[r.find("TEXT ").unwrap()..]
+                .split(':')
+                .next()
+                .unwrap()
+                .to_string()
         };
         assert_eq!(text(&mut e), "TEXT 300 playouts, 300 visits");
         // The kept tree has the visits already.
@@ -601,8 +605,15 @@ mod tests {
         r.ownership = true;
         let kata = info_line(&b, &a, &r, Dialect::Kata);
         let d4_owners = format!(" movesOwnership{} info move E5", " 0.2500".repeat(81));
-        assert!(kata.contains(&format!("pvEdgeVisits 20 12{}", d4_owners)), "{}", kata);
-        let e5_owners = format!("pvEdgeVisits 0 movesOwnership{} rootInfo", " -0.7500".repeat(81));
+        assert!(
+            kata.contains(&format!("pvEdgeVisits 20 12{}", d4_owners)),
+            "{}",
+            kata
+        );
+        let e5_owners = format!(
+            "pvEdgeVisits 0 movesOwnership{} rootInfo",
+            " -0.7500".repeat(81)
+        );
         assert!(kata.contains(&e5_owners), "{}", kata);
         assert!(kata.ends_with(&format!(
             "ownership{} ownershipStdev{}",

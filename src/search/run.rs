@@ -282,11 +282,7 @@ impl Runner {
             stop: AtomicBool::new(false),
             done: AtomicU64::new(0),
             ownership: carried.unwrap_or_else(|| {
-                SharedOwnership::new(
-                    watch
-                        .ownership_detail
-                        .then_some(root.root_moves.len()),
-                )
+                SharedOwnership::new(watch.ownership_detail.then_some(root.root_moves.len()))
             }),
             max_playouts,
             max_visits: budget.visits,
