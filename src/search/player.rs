@@ -550,6 +550,18 @@ mod tests {
             .analyse_watched(&g, Color::Black, both, &[], &mut none)
             .clone();
         assert_eq!((a.playouts, a.root_visits), (100, 700));
+        // After Black's most visited move, White's search starts from its subtree, which has
+        // more than 50 visits but no ownership of its own: it runs 50 playouts for that.
+        let mut g = g;
+        let best = a.moves[0].clone();
+        assert!(best.visits > 50, "{:?}", best);
+        g.play(Color::Black, best.mv).unwrap();
+        let a = p
+            .analyse_watched(&g, Color::White, visits(50), &[], &mut none)
+            .clone();
+        assert_eq!(a.playouts, 50);
+        assert!(a.root_visits > 50, "{}", a.root_visits);
+        assert_eq!(a.ownership_playouts, 50);
     }
 
     #[test]

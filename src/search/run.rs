@@ -52,6 +52,10 @@ impl Kept {
     }
 }
 
+/// The fewest playouts behind the ownership (and mean margin) a search shows, however many
+/// visits a kept tree brings.
+const OWNERSHIP_FLOOR: u64 = 100;
+
 /// What one search may spend.
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Budget {
@@ -89,6 +93,9 @@ struct Run<'a> {
     ownership: SharedOwnership,
     max_playouts: Option<u64>,
     max_visits: Option<u64>,
+    /// Playouts this search runs even when the root already has its visits: a kept subtree
+    /// brings its visits but not the ownership of its position.
+    ownership_floor: u64,
     max_time: Option<Duration>,
     extended: Option<Duration>,
     early_stop: bool,
@@ -111,12 +118,14 @@ impl Run<'_> {
         let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919), self.root);
         let mut ownership = self.ownership.local();
         let mut local = 0u64;
+        let exact = self.max_playouts.is_some() || self.max_visits.is_some();
         while !self.stop.load(Relaxed) {
             // The root's visits count the kept tree's: a tree that already has them all needs
-            // no playout.
+            // no playout, once the ownership has its own.
             if self
                 .max_visits
                 .is_some_and(|m| self.tree.root().visits() as u64 >= m)
+                && self.done.load(Relaxed) >= self.ownership_floor
             {
                 self.stop.store(true, Relaxed);
                 break;
@@ -125,8 +134,8 @@ impl Run<'_> {
             local += 1;
             // Count every playout where a budget must be met exactly; otherwise publish the
             // count in batches, off the shared cache line's hot path.
-            let total = if self.max_playouts.is_some() || local.is_multiple_of(32) {
-                let batch = if self.max_playouts.is_some() { 1 } else { 32 };
+            let total = if exact || local.is_multiple_of(32) {
+                let batch = if exact { 1 } else { 32 };
                 self.done.fetch_add(batch, Relaxed) + batch
             } else {
                 0
@@ -155,7 +164,7 @@ impl Run<'_> {
                 }
             }
         }
-        if self.max_playouts.is_none() {
+        if !exact {
             self.done.fetch_add(local % 32, Relaxed);
         }
         self.ownership.absorb(&mut ownership);
@@ -276,14 +285,20 @@ impl Runner {
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
+        let ownership = carried.unwrap_or_else(|| {
+            SharedOwnership::new(watch.ownership_detail.then_some(root.root_moves.len()))
+        });
+        let ownership_floor = budget
+            .visits
+            .map_or(0, |m| m.min(OWNERSHIP_FLOOR))
+            .saturating_sub(ownership.playouts());
         let run = Run {
             tree: &tree,
             root: &root,
             stop: AtomicBool::new(false),
             done: AtomicU64::new(0),
-            ownership: carried.unwrap_or_else(|| {
-                SharedOwnership::new(watch.ownership_detail.then_some(root.root_moves.len()))
-            }),
+            ownership,
+            ownership_floor,
             max_playouts,
             max_visits: budget.visits,
             max_time,
