@@ -178,6 +178,11 @@ impl SharedOwnership {
         }
     }
 
+    /// Whether these sums keep the detail.
+    pub(super) fn is_detailed(&self) -> bool {
+        self.detail.is_some()
+    }
+
     /// A worker's empty sums, keeping the detail if this search does.
     pub(super) fn local(&self) -> OwnershipSums {
         match &self.detail {

@@ -9,6 +9,8 @@
 //! nothing is spent after the deadline; the next search takes the subtree of the moves actually
 //! played since (up to two: ours and the reply, or the reply after pondering), moved within the
 //! same arena so that the budget of `--max-memory` holds at every moment, within its own time.
+//! The ownership of the search's playouts is kept with the tree: a search of the same position
+//! goes on adding to it (one whose tree already has its visit limit may run no playout at all).
 
 use super::analysis::{self, Analysis, MoveFilter, Watch};
 use super::ownership::SharedOwnership;
@@ -254,7 +256,8 @@ impl Runner {
                     && k.to_move == root.color
                     && game.hash_moves_ago(0) == Some(k.hash) =>
             {
-                k.ownership.take()
+                // Sums kept with the detail would make every later search pay for it.
+                k.ownership.take().filter(|o| !o.is_detailed())
             }
             _ => None,
         };
