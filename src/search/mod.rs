@@ -54,6 +54,9 @@ pub struct Config {
     pub threads: usize,
     /// Playouts per move (when set, and no clock says otherwise).
     pub playouts: Option<u64>,
+    /// Visits at the root per move, those of the tree kept from earlier searches included
+    /// (when set, and no clock says otherwise).
+    pub visits: Option<u64>,
     /// Thinking time per move (when set, and no clock says otherwise).
     pub time: Option<Duration>,
     /// Seed for reproducible searches (with one thread and a playout budget).
@@ -64,6 +67,26 @@ pub struct Config {
     pub max_memory_mb: usize,
     /// Strength level, [`level::MIN_LEVEL`] to [`level::FULL_STRENGTH`] (see [`level`]).
     pub level: u8,
+    /// What live analysis (`lz-analyze`, `kata-analyze`) and pondering may spend before they
+    /// stop by themselves; unlimited by default (they run until the controller's next line).
+    pub analysis: Limits,
+}
+
+/// What one search may spend: this search's playouts, the root's visits (the kept tree's
+/// included, as KataGo counts `maxVisits`), wall time. Whichever is reached first ends it; none
+/// set means no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub playouts: Option<u64>,
+    pub visits: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether nothing bounds the search.
+    pub fn is_unlimited(&self) -> bool {
+        self.playouts.is_none() && self.visits.is_none() && self.time.is_none()
+    }
 }
 
 impl Default for Config {
@@ -71,11 +94,13 @@ impl Default for Config {
         Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             playouts: None,
+            visits: None,
             time: None,
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
             level: level::FULL_STRENGTH,
+            analysis: Limits::default(),
         }
     }
 }
