@@ -6,7 +6,7 @@
 # Format: gogui-regress, with the project extension `#?error [regex]` for expected errors.
 
 10 kata-list-params
-#? [maxPlayouts maxVisits maxTime maxVisitsPondering maxTimePondering numSearchThreads ponderingEnabled allowResignation lagBuffer resignBelow maxMemory]
+#? [maxPlayouts maxVisits maxTime maxVisitsPondering maxTimePondering numSearchThreads ponderingEnabled allowResignation lagBuffer resignBelow maxMemory level]
 
 # The command line's settings.
 20 kata-get-param maxPlayouts

@@ -76,6 +76,12 @@ struct EngineArgs {
     /// network's delays, at most a fifth of a short allotment [default: 1]
     #[arg(long, value_name = "S", value_parser = parse_lag)]
     lag: Option<f64>,
+    /// Strength level, 1 (beginner) to 10 (full strength): below 10, a fixed number of playouts
+    /// per move that grows about 2.5× a level (so a level is as strong on any machine), and a
+    /// choice among the plausible moves rather than always the best; README's levels table says
+    /// how the levels compare with each other and with GNU Go [default: 10]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: Option<u8>,
     /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
     #[arg(long)]
     seed: Option<u64>,
@@ -119,6 +125,7 @@ impl EngineArgs {
             analysis_seconds: self.analysis_seconds.or(outer.analysis_seconds),
             time: self.time.or(outer.time),
             lag: self.lag.or(outer.lag),
+            level: self.level.or(outer.level),
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
@@ -157,6 +164,9 @@ impl EngineArgs {
         };
         config.time = self.time.map(Duration::from_secs_f64);
         config.seed = self.seed;
+        if let Some(level) = self.level {
+            config.level = level;
+        }
         if let Some(p) = self.resign_below {
             config.resign = Some(p);
         }

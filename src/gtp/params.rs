@@ -4,12 +4,13 @@
 //! KataGo's names where KataGo has the setting (`maxPlayouts`, `maxVisits`, `maxTime`,
 //! `maxVisitsPondering`, `maxTimePondering` — the limits of live analysis and pondering, as
 //! `--analysis-visits` and `--analysis-seconds` — `numSearchThreads`, `ponderingEnabled`,
-//! `allowResignation`, `lagBuffer`), tengen's own otherwise (`resignBelow`, `maxMemory`, as
-//! `--resign-below` and `--max-memory`); Leela Zero's option names as Leela Zero spells them.
-//! Every value is checked before anything changes, so a refused setting changes nothing.
+//! `allowResignation`, `lagBuffer`), tengen's own otherwise (`resignBelow`, `maxMemory`,
+//! `level`, as `--resign-below`, `--max-memory` and `--level`); Leela Zero's option names as
+//! Leela Zero spells them. Every value is checked before anything changes, so a refused setting
+//! changes nothing.
 
 use super::{Answer, Engine};
-use crate::search::{DEFAULT_MOVE_TIME, DEFAULT_RESIGN_BELOW};
+use crate::search::{level, DEFAULT_MOVE_TIME, DEFAULT_RESIGN_BELOW};
 use std::time::Duration;
 
 /// KataGo's "no limit" for `maxPlayouts` and `maxVisits` (2^50), printed when none is set and
@@ -24,7 +25,7 @@ const UNLIMITED_TIME_TEXT: &str = "1e+20";
 const MAX_THREADS: u64 = 1024;
 
 /// The settings, in the order `kata-list-params` names them.
-const PARAMS: [&str; 11] = [
+const PARAMS: [&str; 12] = [
     "maxPlayouts",
     "maxVisits",
     "maxTime",
@@ -36,6 +37,7 @@ const PARAMS: [&str; 11] = [
     "lagBuffer",
     "resignBelow",
     "maxMemory",
+    "level",
 ];
 
 /// One change, checked and ready to apply.
@@ -52,6 +54,7 @@ enum Change {
     Lag(Duration),
     ResignBelow(f64),
     MaxMemory(usize),
+    Level(u8),
 }
 
 impl Engine {
@@ -76,6 +79,7 @@ impl Engine {
             }
             Change::Lag(lag) => self.player.clock_mut().lag_margin = lag,
             Change::MaxMemory(mb) => config.max_memory_mb = mb,
+            Change::Level(level) => config.level = level,
         }
     }
 }
@@ -114,6 +118,7 @@ fn value(engine: &mut Engine, name: &str) -> Option<String> {
         "lagBuffer" => seconds(lag),
         "resignBelow" => format!("{:?}", engine.resign_below),
         "maxMemory" => config.max_memory_mb.to_string(),
+        "level" => config.level.to_string(),
         _ => return None,
     })
 }
@@ -182,6 +187,11 @@ fn kata_change(engine: &Engine, name: &str, v: &str) -> Result<Change, String> {
         "lagBuffer" => Change::Lag(Duration::from_secs_f64(parse_float(v, 0.0, 3600.0)?)),
         "resignBelow" => Change::ResignBelow(parse_float(v, 0.0, 1.0)?),
         "maxMemory" => Change::MaxMemory(parse_int(v, 16, 1_048_576)? as usize),
+        "level" => Change::Level(parse_int(
+            v,
+            u64::from(level::MIN_LEVEL),
+            u64::from(level::FULL_STRENGTH),
+        )? as u8),
         _ => {
             return Err(format!(
                 "Unrecognized or non-overridable parameter in kata-set-params: {}",

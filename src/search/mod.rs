@@ -20,6 +20,7 @@
 //!   the tree kept for the next move;
 //! - [`ownership`]: who owns each point at the end of the playouts;
 //! - [`komi`]: dynamic komi in handicap games;
+//! - [`level`]: strength levels below full strength;
 //! - [`judgement`]: a finished position judged once — ownership, dead stones, seki, the count —
 //!   bounded in time;
 //! - [`player`]: the decisions around the search — pass, resign, cleanup, dame, analysis,
@@ -29,6 +30,7 @@
 pub mod analysis;
 pub mod judgement;
 pub mod komi;
+pub mod level;
 pub mod ownership;
 pub mod player;
 pub mod playout;
@@ -63,6 +65,8 @@ pub struct Config {
     pub resign: Option<f64>,
     /// Memory budget for the tree, in megabytes.
     pub max_memory_mb: usize,
+    /// Strength level, [`level::MIN_LEVEL`] to [`level::FULL_STRENGTH`] (see [`level`]).
+    pub level: u8,
     /// What live analysis (`lz-analyze`, `kata-analyze`) and pondering may spend before they
     /// stop by themselves; unlimited by default (they run until the controller's next line).
     pub analysis: Limits,
@@ -95,6 +99,7 @@ impl Default for Config {
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
+            level: level::FULL_STRENGTH,
             analysis: Limits::default(),
         }
     }

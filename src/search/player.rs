@@ -6,6 +6,7 @@
 
 use super::judgement::{Judge, Judgement};
 use super::komi::dynamic_komi;
+use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
@@ -224,6 +225,9 @@ impl Player {
                 };
                 let root = Root::new(game, color, moves, &sure_dead, extra_komi, filters);
                 let mut best = self.search(game, root, budget, watch);
+                if !cleanup {
+                    best = self.level_choice(game, best);
+                }
                 if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
@@ -252,6 +256,27 @@ impl Player {
         decision
     }
 
+    /// The move the configured strength level plays from the last search: the best one at full
+    /// strength, else one of the plausible ones (see [`level::choose`]); reproducible with a
+    /// seed.
+    fn level_choice(&mut self, game: &Game, best: Move) -> Move {
+        let level = self.config.level;
+        if level >= level::FULL_STRENGTH {
+            return best;
+        }
+        let unit = match self.config.seed {
+            Some(seed) => {
+                fastrand::Rng::with_seed(seed ^ (game.move_number() as u64).rotate_left(32)).f64()
+            }
+            None => fastrand::f64(),
+        };
+        let chosen = level::choose(level, &self.report.moves, unit).unwrap_or(best);
+        if let Some(&(_, _, value)) = self.report.moves.iter().find(|m| m.0 == chosen) {
+            self.report.value = value;
+        }
+        chosen
+    }
+
     /// The dame `color` should fill before passing: none under area counting (they are worth
     /// nothing to wait for, and the search fills them for their point); under territory
     /// counting, the neutral points it can fill safely and legally, dead stones lifted.
@@ -275,16 +300,34 @@ impl Player {
         let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
         match self.clock.move_time(color, moves_left) {
             Some(t) => Budget {
-                playouts: self.config.playouts,
+                playouts: self.level_playouts(game),
                 visits: self.config.visits,
                 time: Some(t.target),
                 extended: Some(t.max),
                 early_stop: t.early_stop,
             },
-            None => Budget {
-                early_stop: true,
-                ..Budget::fixed(self.move_budget())
-            },
+            None => {
+                let limits = match self.level_playouts(game) {
+                    Some(p) => Limits {
+                        playouts: Some(p),
+                        visits: self.config.visits,
+                        time: self.config.time,
+                    },
+                    None => self.move_budget(),
+                };
+                Budget {
+                    early_stop: true,
+                    ..Budget::fixed(limits)
+                }
+            }
+        }
+    }
+
+    /// The playouts a move may take: the configured ones, capped by the strength level's.
+    fn level_playouts(&self, game: &Game) -> Option<u64> {
+        match level::playouts(self.config.level, game.board().size()) {
+            Some(cap) => Some(self.config.playouts.map_or(cap, |p| p.min(cap))),
+            None => self.config.playouts,
         }
     }
 
@@ -405,6 +448,39 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use crate::search::{MoveFilter, Watch};
+
+    #[test]
+    fn a_level_reads_its_own_playouts_and_plays_a_plausible_move() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut full = Player::new(Config {
+            threads: 1,
+            playouts: Some(400),
+            seed: Some(3),
+            ..Config::default()
+        });
+        full.genmove(&g, Color::Black, false);
+        assert!(full.report().playouts >= 400);
+        let mut weak = Player::new(Config {
+            level: 2,
+            ..full.config().clone()
+        });
+        let mut seen = Vec::new();
+        for seed in 0..8 {
+            weak.config_mut().seed = Some(seed);
+            weak.forget();
+            let Decision::Play(mv) = weak.genmove(&g, Color::Black, false) else {
+                panic!("resigned on the empty board");
+            };
+            // Level 2 reads 10 playouts on 9×9 whatever the configured budget.
+            assert_eq!(weak.report().playouts, 10);
+            // The move is one the search visited, never a pass on the empty board.
+            assert!(weak.report().moves.iter().any(|m| m.0 == mv && m.1 > 0));
+            assert_ne!(mv, Move::Pass);
+            seen.push(mv);
+        }
+        seen.dedup();
+        assert!(seen.len() > 1, "always {:?}", seen);
+    }
 
     #[test]
     fn the_tree_is_kept_across_our_move_and_the_reply() {
