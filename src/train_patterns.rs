@@ -346,7 +346,7 @@ pub fn split_by_hash(
     keyed.sort_by_key(|&(h, i, _)| (h, i));
     let (mut training, mut held_out) = (Vec::new(), Vec::new());
     for (h, _, g) in keyed {
-        if h % every == 0 {
+        if h.is_multiple_of(every) {
             if held_out.len() < max_held_out {
                 held_out.push(g);
             }
@@ -467,7 +467,7 @@ fn team_of(f: &MoveFeatures, tables: &Tables) -> Team {
 /// Whether position `index` of a game with hash `hash` is one the gammas are fitted on.
 fn sampled(index: usize, hash: u64, stride: usize) -> bool {
     let stride = stride.max(1);
-    (index + (hash >> 32) as usize % stride) % stride == 0
+    (index + (hash >> 32) as usize % stride).is_multiple_of(stride)
 }
 
 /// The shapes and spatial patterns that earn a weight of their own, each in key order.

@@ -349,8 +349,11 @@ mod tests {
         );
     }
 
-    /// The 8 symmetries of a 19×19 board, as maps of (column, row).
-    fn board_symmetries() -> [fn((usize, usize)) -> (usize, usize); 8] {
+    /// A map of (column, row) on a 19×19 board.
+    type BoardMap = fn((usize, usize)) -> (usize, usize);
+
+    /// The 8 symmetries of a 19×19 board.
+    fn board_symmetries() -> [BoardMap; 8] {
         [
             |(x, y)| (x, y),
             |(x, y)| (18 - x, y),
@@ -564,7 +567,11 @@ mod tests {
         p.set_shape_gamma(Some(shape), 2.5);
         p.set_shape_gamma(None, 0.75);
         p.set_group_gamma(CAPTURE, 3, 12.0);
+        let spatial = features::spatial_keys(&b, Color::Black, b.point(2, 2));
+        p.set_spatial_gamma(spatial[4], 7.5);
         let q = Patterns::parse(&p.to_text("a header\nof two lines")).unwrap();
+        assert_eq!(q.spatial_gamma(&spatial), 7.5);
+        assert_eq!(q.spatial_count(), 1);
         assert_eq!(q.shape_gamma(shape), 2.5);
         assert_eq!(q.shape_gamma(shape ^ 1), 0.75);
         assert_eq!(q.group_gamma(CAPTURE, 3), 12.0);
@@ -578,6 +585,12 @@ mod tests {
             "shape 00000008 1.0",
             "shape 00000001 1.0",
             "capture 1",
+            "spatial 0123456789abcdef 1.0",
+            "spatial 7123456789abcdef 1.0",
+            "spatial 2123456789abcde 1.0",
+            "spatial 2123456789abcdeg 1.0",
+            "spatial +123456789abcdef 1.0",
+            "diamond 0020030000 1.0",
         ] {
             assert!(Patterns::parse(bad).is_err(), "{}", bad);
         }
