@@ -169,7 +169,7 @@ impl Root {
             moves
         };
         let context = prior::PriorContext::new(board, color);
-        // The patterns learned from professional games know nothing of when a pass ends the
+        // The patterns learned from strong players' games know nothing of when a pass ends the
         // game here: only stones get their probability, among the stones.
         let mut gammas = vec![0f32; moves.len()];
         Patterns::load().gammas(board, color, &moves, &mut gammas);
