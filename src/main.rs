@@ -200,6 +200,23 @@ enum Command {
     /// Learn the move-pattern weights from game records (SGF, also named .mgt) and report the
     /// top-1 prediction rate and mean log-likelihood on held-out games.
     TrainPatterns(TrainPatternsArgs),
+    /// Review a game record: search every position of its main line and write the record with
+    /// each move's win rate (Black's), score lead, best move and variation, and the biggest
+    /// swings in the root comment. Progress and the swings go to stderr; stdout stays unused.
+    Review(ReviewArgs),
+}
+
+/// `tengen review`: the record, where the annotated copy goes, and the engine's flags (the
+/// record's own size, rules and komi win over --size, --rules and --komi).
+#[derive(Args)]
+struct ReviewArgs {
+    /// The game record (SGF) to review.
+    file: std::path::PathBuf,
+    /// Where to write the annotated record (replaced if it exists).
+    #[arg(long, value_name = "FILE")]
+    out: std::path::PathBuf,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// `tengen train-patterns`: the records, the split and the output.
@@ -407,6 +424,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Review(args)) => return run_review(args, cli.engine),
         Some(Command::TrainPatterns(args)) => {
             use tengen::train_patterns;
             let config = train_patterns::RunConfig {
@@ -459,4 +477,73 @@ fn run_gtp(args: EngineArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reviews a record and writes the annotated copy; progress and the swings go to stderr.
+fn run_review(args: ReviewArgs, outer: EngineArgs) -> ExitCode {
+    use std::io::{IsTerminal, Write};
+    let engine = args.engine.or(outer);
+    let options = match engine.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tengen review: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("tengen review: cannot read {}: {}", args.file.display(), e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let config = tengen::review::ReviewConfig {
+        rules: options.rules,
+        komi: options.komi,
+        search: options.search,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let start = std::time::Instant::now();
+    let mut last_tenth = 0;
+    let mut progress = |done: usize, total: usize| {
+        let seconds = start.elapsed().as_secs_f64();
+        let left = seconds / done as f64 * (total - done) as f64;
+        let line = format!(
+            "review: position {}/{}, {:.0} s, about {:.0} s left",
+            done, total, seconds, left
+        );
+        // On a terminal one line redrawn; in a log a line every tenth of the record.
+        if terminal {
+            eprint!("\r{}\x1b[K", line);
+            if done == total {
+                eprintln!();
+            }
+        } else if done * 10 / total > last_tenth || done == total {
+            last_tenth = done * 10 / total;
+            eprintln!("{}", line);
+        }
+        let _ = std::io::stderr().flush();
+    };
+    let review = match tengen::review::review(&text, &config, &mut progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tengen review: {}: {}", args.file.display(), e);
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(&args.out, &review.sgf) {
+        eprintln!("tengen review: cannot write {}: {}", args.out.display(), e);
+        return ExitCode::FAILURE;
+    }
+    let board = tengen::board::Board::new(review.size).expect("the record's size");
+    eprintln!(
+        "review: {} moves in {:.1} s ({} rules, komi {}), written to {}\n{}",
+        review.moves.len(),
+        review.seconds,
+        review.rules.name,
+        review.komi,
+        args.out.display(),
+        tengen::review::swings_text(&board, &review.moves, &review.swings)
+    );
+    ExitCode::SUCCESS
 }
