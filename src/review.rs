@@ -120,7 +120,8 @@ pub struct Review {
     pub moves: Vec<MoveReview>,
     /// The annotated record.
     pub sgf: String,
-    /// The moves that lost the mover the most win rate, largest first (indices into `moves`).
+    /// The moves that lost the mover the most win rate, largest first (indices into `moves`);
+    /// only moves other than the search's own choice.
     pub swings: Vec<usize>,
     pub rules: Rules,
     pub komi: HalfPoints,
@@ -223,8 +224,10 @@ pub fn review(
             });
         }
     }
+    // A move the search would have played itself is no swing by its judgement, whatever the
+    // noise between the two searches says.
     let mut swings: Vec<usize> = (0..moves.len())
-        .filter(|&i| moves[i].loss() > 0.0)
+        .filter(|&i| moves[i].loss() > 0.0 && moves[i].played != moves[i].before.best)
         .collect();
     swings.sort_by(|&a, &b| moves[b].loss().total_cmp(&moves[a].loss()).then(a.cmp(&b)));
     swings.truncate(SWINGS);
