@@ -418,7 +418,7 @@ mod tests {
             assert!(done <= total);
         })
         .unwrap();
-        assert_eq!((calls, r.moves.len()), (5, 4));
+        assert_eq!((calls, r.moves.len()), (6, 5));
         assert_eq!(
             (r.rules.name, r.komi, r.size),
             ("japanese", HalfPoints(14), 9)

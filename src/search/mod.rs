@@ -27,6 +27,7 @@
 //! - [`time`], [`tree`], [`analysis`]: the clock, the shared tree, what analysis shows.
 
 pub mod analysis;
+pub mod handicap;
 pub mod judgement;
 pub mod komi;
 pub mod ownership;
