@@ -193,6 +193,7 @@ pub fn free_points(empty: &Game, n: usize, seed: Option<u64>) -> Vec<Point> {
         seed: Some(seed.unwrap_or(DEFAULT_SEED)),
         resign: None,
         max_memory_mb: 64,
+        maximize_score: false,
     });
     let regions = n.min(max_fixed(size));
     let mut chosen: Vec<Point> = Vec::new();

@@ -61,6 +61,9 @@ pub struct Config {
     pub resign: Option<f64>,
     /// Memory budget for the tree, in megabytes.
     pub max_memory_mb: usize,
+    /// Keep playing for points when far ahead: the search gives itself a komi against the side
+    /// it plays while that side's win rate stays high ([`komi::margin_komi_step`]).
+    pub maximize_score: bool,
 }
 
 impl Default for Config {
@@ -72,6 +75,7 @@ impl Default for Config {
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
+            maximize_score: false,
         }
     }
 }
