@@ -56,6 +56,19 @@ struct EngineArgs {
     /// may stop a search earlier.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
+    /// Visits at the root per move, those of the tree kept from the last search included
+    /// (KataGo's maxVisits; --playouts counts this search's playouts alone); with --playouts or
+    /// --time, the first limit reached ends the search.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    visits: Option<u64>,
+    /// Stop live analysis (lz-analyze, kata-analyze) and pondering once the root has this many
+    /// visits, the kept tree's included; the analysis answer stays open, idle, until the next
+    /// line [default: no limit]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    analysis_visits: Option<u64>,
+    /// Stop live analysis and pondering after this many seconds [default: no limit]
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    analysis_seconds: Option<f64>,
     /// Seconds of thinking per move when the controller sets no clock [default: 2]
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
@@ -106,6 +119,9 @@ impl EngineArgs {
             size: self.size.or(outer.size),
             threads: self.threads.or(outer.threads),
             playouts: self.playouts.or(outer.playouts),
+            visits: self.visits.or(outer.visits),
+            analysis_visits: self.analysis_visits.or(outer.analysis_visits),
+            analysis_seconds: self.analysis_seconds.or(outer.analysis_seconds),
             time: self.time.or(outer.time),
             lag: self.lag.or(outer.lag),
             seed: self.seed.or(outer.seed),
@@ -139,6 +155,12 @@ impl EngineArgs {
             }
         }
         config.playouts = self.playouts;
+        config.visits = self.visits;
+        config.analysis = search::Limits {
+            playouts: None,
+            visits: self.analysis_visits,
+            time: self.analysis_seconds.map(Duration::from_secs_f64),
+        };
         config.time = self.time.map(Duration::from_secs_f64);
         config.seed = self.seed;
         if let Some(p) = self.resign_below {

@@ -349,10 +349,11 @@ fn summary(
     komi: HalfPoints,
     search: &Config,
 ) -> String {
-    let budget = match (search.playouts, search.time) {
-        (Some(n), _) => format!("{} playouts", n),
-        (None, Some(t)) => format!("{} s", t.as_secs_f64()),
-        (None, None) => format!("{} s", crate::search::DEFAULT_MOVE_TIME.as_secs_f64()),
+    let budget = match (search.playouts, search.visits, search.time) {
+        (Some(n), _, _) => format!("{} playouts", n),
+        (None, Some(n), _) => format!("{} visits", n),
+        (None, None, Some(t)) => format!("{} s", t.as_secs_f64()),
+        (None, None, None) => format!("{} s", crate::search::DEFAULT_MOVE_TIME.as_secs_f64()),
     };
     let mut text = format!(
         "tengen {} review: {} moves, {} a position, {} rules, komi {}.\n\

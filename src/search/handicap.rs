@@ -188,12 +188,10 @@ pub fn free_points(empty: &Game, n: usize, seed: Option<u64>) -> Vec<Point> {
     let size = board.size();
     let mut player = Player::new(Config {
         threads: 1,
-        playouts: None,
-        time: None,
         seed: Some(seed.unwrap_or(DEFAULT_SEED)),
         resign: None,
         max_memory_mb: 64,
-        maximize_score: false,
+        ..Config::default()
     });
     let regions = n.min(max_fixed(size));
     let mut chosen: Vec<Point> = Vec::new();

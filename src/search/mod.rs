@@ -53,6 +53,9 @@ pub struct Config {
     pub threads: usize,
     /// Playouts per move (when set, and no clock says otherwise).
     pub playouts: Option<u64>,
+    /// Visits at the root per move, those of the tree kept from earlier searches included
+    /// (when set, and no clock says otherwise).
+    pub visits: Option<u64>,
     /// Thinking time per move (when set, and no clock says otherwise).
     pub time: Option<Duration>,
     /// Seed for reproducible searches (with one thread and a playout budget).
@@ -64,6 +67,26 @@ pub struct Config {
     /// Keep playing for points when far ahead: the search gives itself a komi against the side
     /// it plays while that side's win rate stays high ([`komi::margin_komi_step`]).
     pub maximize_score: bool,
+    /// What live analysis (`lz-analyze`, `kata-analyze`) and pondering may spend before they
+    /// stop by themselves; unlimited by default (they run until the controller's next line).
+    pub analysis: Limits,
+}
+
+/// What one search may spend: this search's playouts, the root's visits (the kept tree's
+/// included, as KataGo counts `maxVisits`), wall time. Whichever is reached first ends it; none
+/// set means no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub playouts: Option<u64>,
+    pub visits: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether nothing bounds the search.
+    pub fn is_unlimited(&self) -> bool {
+        self.playouts.is_none() && self.visits.is_none() && self.time.is_none()
+    }
 }
 
 impl Default for Config {
@@ -71,11 +94,13 @@ impl Default for Config {
         Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             playouts: None,
+            visits: None,
             time: None,
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
             maximize_score: false,
+            analysis: Limits::default(),
         }
     }
 }

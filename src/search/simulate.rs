@@ -341,8 +341,15 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             break;
         }
     }
+    // The root move this simulation went through, for the detailed ownership only.
+    let root_move = if ownership.is_detailed() {
+        let first = tree.children(Tree::ROOT).start;
+        s.path.get(1).map(|&c| (c - first) as usize)
+    } else {
+        None
+    };
     let (black, margin) = if passes >= 2 {
-        ownership.add(board);
+        ownership.add_through(board, root_move);
         root.terminal_value(board, stone_diff)
     } else {
         // The playout's first plays are noted too, for AMAF.
@@ -355,7 +362,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             true,
             |p, c, i| first.note(p, c, depth + i as usize),
         );
-        let area = ownership.add(board);
+        let area = ownership.add_through(board, root_move);
         root.value_of_area(board, area, stone_diff + out.stone_balance)
     };
     ownership.add_margin(margin);
