@@ -103,12 +103,27 @@ play b pass
 230 fixed_handicap 2
 #?error [board not empty]
 
-# The engine's own free placement: the fixed points first, then well-spread points, each stone
-# distinct and on the board.
+# The engine's own free placement: corners (the second stone opposite the first), then sides,
+# the centre for odd counts, each point chosen by short searches among the star point and the
+# 3-4 points of its corner (a 3-4 point must beat the star point clearly); then well-spread
+# points, each stone distinct and on the board. A corner's candidates on 19x19: lower left
+# D4 C4 D3, upper right Q16 R16 Q17, upper left D16 C16 D17, lower right Q4 R4 Q3.
 boardsize 19
 clear_board
+232 place_free_handicap 2
+#? [(?:Q16|R16|Q17) (?:D4|C4|D3)]
+
+clear_board
+234 place_free_handicap 5
+#? [(?:D16|C16|D17) (?:Q16|R16|Q17) K10 (?:D4|C4|D3) (?:Q4|R4|Q3)]
+
+clear_board
+236 place_free_handicap 6
+#? [(?:D16|C16|D17) (?:Q16|R16|Q17) (?:D10 Q10|K16 K4) (?:D4|C4|D3) (?:Q4|R4|Q3)|(?:D16|C16|D17) K16 (?:Q16|R16|Q17) (?:D4|C4|D3) K4 (?:Q4|R4|Q3)]
+
+clear_board
 240 place_free_handicap 4
-#? [D16 Q16 D4 Q4]
+#? [(?:D16|C16|D17) (?:Q16|R16|Q17) (?:D4|C4|D3) (?:Q4|R4|Q3)]
 
 clear_board
 250 place_free_handicap 13
@@ -123,6 +138,21 @@ clear_board
 
 280 place_free_handicap 361
 #?error [invalid number of stones.*]
+
+# On 9x9 the corners' 3-3 points, sides and centre: nothing crowded, nothing on the first two
+# lines.
+boardsize 9
+clear_board
+282 place_free_handicap 5
+#? [C7 G7 E5 C3 G3]
+
+clear_board
+284 place_free_handicap 7
+#? [C7 G7 C5 E5 G5 C3 G3|C7 E7 G7 E5 C3 E3 G3]
+
+clear_board
+286 place_free_handicap 9
+#? [C7 E7 G7 C5 E5 G5 C3 E3 G3]
 
 # A tiny board gives fewer stones than asked once every free point would touch one (GTP allows
 # it).

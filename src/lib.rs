@@ -13,8 +13,8 @@
 //! ownership map) · `patterns` (move weights learned from game records, as the engine reads
 //! them) → `search` (the player) → `sgf` (game records) → the tools at the top: `gtp` (the
 //! protocol, engine side) · `match_play` (engine-against-engine games, with the controller side
-//! of GTP) · `train_patterns` (fitting the pattern weights to game records) · `bench` (playout
-//! and search speed).
+//! of GTP) · `review` (a game record annotated by the search) · `train_patterns` (fitting the
+//! pattern weights to game records) · `bench` (playout and search speed).
 
 pub mod bench;
 pub mod board;
@@ -26,6 +26,7 @@ pub mod match_play;
 pub mod patterns;
 pub mod perft;
 pub mod prejudgement;
+pub mod review;
 pub mod rules;
 pub mod score;
 pub mod search;

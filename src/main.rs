@@ -100,6 +100,11 @@ struct EngineArgs {
     /// default; it takes the CPU while the opponent thinks. No effect with --seed.
     #[arg(long)]
     ponder: bool,
+    /// Keep playing for points when far ahead (Pachi's maximize-score idea): while its win rate
+    /// stays above 0.85 the search concedes itself two more points of komi each move, up to its
+    /// expected lead, and takes them back below 0.7. Off by default.
+    #[arg(long)]
+    maximize_score: bool,
     /// Answer GTP `version` with this word instead of tengen's version, for GUIs that check it.
     /// Lizzie 0.7.4 analyses only with engines whose version reads as Leela Zero 0.15 or later:
     /// start tengen for it with `--override-version 0.17`.
@@ -131,6 +136,7 @@ impl EngineArgs {
             resign_below: self.resign_below.or(outer.resign_below),
             max_memory: self.max_memory.or(outer.max_memory),
             ponder: self.ponder || outer.ponder,
+            maximize_score: self.maximize_score || outer.maximize_score,
             override_version: self.override_version.or(outer.override_version),
             override_name: self.override_name.or(outer.override_name),
         }
@@ -176,6 +182,7 @@ impl EngineArgs {
         if let Some(mb) = self.max_memory {
             config.max_memory_mb = mb as usize;
         }
+        config.maximize_score = self.maximize_score;
         Ok(Options {
             rules: self.rules.unwrap_or(Rules::chinese()),
             komi: self.komi,
@@ -233,6 +240,23 @@ enum Command {
     /// also named .mgt) and report the top-1 and top-5 prediction rates and mean log-likelihood
     /// on held-out games.
     TrainPatterns(TrainPatternsArgs),
+    /// Review a game record: search every position of its main line and write the record with
+    /// each move's win rate (Black's), score lead, best move and variation, and the biggest
+    /// swings in the root comment. Progress and the swings go to stderr; stdout stays unused.
+    Review(ReviewArgs),
+}
+
+/// `tengen review`: the record, where the annotated copy goes, and the engine's flags (the
+/// record's own size, rules and komi win over --size, --rules and --komi).
+#[derive(Args)]
+struct ReviewArgs {
+    /// The game record (SGF) to review.
+    file: std::path::PathBuf,
+    /// Where to write the annotated record (replaced if it exists).
+    #[arg(long, value_name = "FILE")]
+    out: std::path::PathBuf,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// How the committed weights were built (`tengen train-patterns --help`; README, Move patterns).
@@ -479,6 +503,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Review(args)) => return run_review(args, cli.engine),
         Some(Command::TrainPatterns(args)) => {
             use tengen::train_patterns;
             let config = train_patterns::RunConfig {
@@ -538,4 +563,73 @@ fn run_gtp(args: EngineArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reviews a record and writes the annotated copy; progress and the swings go to stderr.
+fn run_review(args: ReviewArgs, outer: EngineArgs) -> ExitCode {
+    use std::io::{IsTerminal, Write};
+    let engine = args.engine.or(outer);
+    let options = match engine.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tengen review: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("tengen review: cannot read {}: {}", args.file.display(), e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let config = tengen::review::ReviewConfig {
+        rules: options.rules,
+        komi: options.komi,
+        search: options.search,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let start = std::time::Instant::now();
+    let mut last_tenth = 0;
+    let mut progress = |done: usize, total: usize| {
+        let seconds = start.elapsed().as_secs_f64();
+        let left = seconds / done as f64 * (total - done) as f64;
+        let line = format!(
+            "review: position {}/{}, {:.0} s, about {:.0} s left",
+            done, total, seconds, left
+        );
+        // On a terminal one line redrawn; in a log a line every tenth of the record.
+        if terminal {
+            eprint!("\r{}\x1b[K", line);
+            if done == total {
+                eprintln!();
+            }
+        } else if done * 10 / total > last_tenth || done == total {
+            last_tenth = done * 10 / total;
+            eprintln!("{}", line);
+        }
+        let _ = std::io::stderr().flush();
+    };
+    let review = match tengen::review::review(&text, &config, &mut progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("tengen review: {}: {}", args.file.display(), e);
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(&args.out, &review.sgf) {
+        eprintln!("tengen review: cannot write {}: {}", args.out.display(), e);
+        return ExitCode::FAILURE;
+    }
+    let board = tengen::board::Board::new(review.size).expect("the record's size");
+    eprintln!(
+        "review: {} moves in {:.1} s ({} rules, komi {}), written to {}\n{}",
+        review.moves.len(),
+        review.seconds,
+        review.rules.name,
+        review.komi,
+        args.out.display(),
+        tengen::review::swings_text(&board, &review.moves, &review.swings)
+    );
+    ExitCode::SUCCESS
 }

@@ -115,10 +115,30 @@ pub struct MainLine {
 
 /// What reading a node found.
 enum NodeRead {
-    /// The node and where it ends.
-    Node(Node, usize),
+    /// The node (the properties of [`USED`]), every property when all are kept, and where the
+    /// node ends.
+    Node(Node, Vec<Property>, usize),
     /// The text ended inside the node.
     CutShort,
+}
+
+/// Which properties a node read keeps.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Keep {
+    /// None: the node is only skipped.
+    Nothing,
+    /// Those of [`USED`], as [`Node`] holds them.
+    Used,
+    /// Every property with all its values, as [`Property`] lists hold them.
+    All,
+}
+
+/// One property of a node as the file gives it: its identifier (upper-case letters only, as
+/// FF[4] reads FF[3]'s long names) and its values, escapes resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Property {
+    pub id: String,
+    pub values: Vec<String>,
 }
 
 /// The reader's position in the text, and the setup points kept so far.
@@ -157,8 +177,9 @@ impl Reader<'_> {
     /// Reads the properties of a node starting after its `;`, keeping those of [`USED`] (all
     /// values of a point list, the first of any other); a property repeated in the node (seen
     /// in some files) adds to the first. `keep` false reads the node only to skip it.
-    fn node(&mut self, mut i: usize, keep: bool) -> Result<NodeRead, SgfError> {
+    fn node(&mut self, mut i: usize, keep: Keep) -> Result<NodeRead, SgfError> {
         let mut node = Node::default();
+        let mut all: Vec<Property> = Vec::new();
         let n = self.bytes.len();
         let mut properties = 0;
         loop {
@@ -168,19 +189,23 @@ impl Reader<'_> {
                 return Ok(NodeRead::CutShort);
             }
             if i >= n || matches!(self.bytes[i], b';' | b'(' | b')') {
-                return Ok(NodeRead::Node(node, i));
+                return Ok(NodeRead::Node(node, all, i));
             }
             properties += 1;
             // Property identifier: upper-case letters count, lower-case ones are ignored (FF[3]).
             let mut id = [0u8; 8];
             let mut len = 0;
             let mut long = false;
+            let mut full_id = String::new();
             while i < n && self.bytes[i].is_ascii_alphabetic() {
                 if self.bytes[i].is_ascii_uppercase() {
                     if len < id.len() {
                         id[len] = self.bytes[i];
                     } else {
                         long = true;
+                    }
+                    if keep == Keep::All {
+                        full_id.push(self.bytes[i] as char);
                     }
                     len += 1;
                 }
@@ -196,12 +221,13 @@ impl Reader<'_> {
                 ));
             }
             let name = std::str::from_utf8(&id[..len.min(id.len())]).unwrap_or("");
-            let used = if long || !keep {
+            let used = if long || keep != Keep::Used {
                 None
             } else {
                 USED.iter().copied().find(|&u| u == name)
             };
-            let list = used.is_some_and(|u| POINT_LISTS.contains(&u));
+            let list = used.is_some_and(|u| POINT_LISTS.contains(&u))
+                || (keep == Keep::All && POINT_LISTS.contains(&full_id.as_str()));
             let slot = used.map(|u| match node.props.iter().position(|(k, _)| *k == u) {
                 Some(k) => k,
                 None => {
@@ -209,6 +235,18 @@ impl Reader<'_> {
                     node.props.len() - 1
                 }
             });
+            // Every property kept: a repeated one adds to the first, as in `node.props`.
+            let all_slot =
+                (keep == Keep::All).then(|| match all.iter().position(|p| p.id == full_id) {
+                    Some(k) => k,
+                    None => {
+                        all.push(Property {
+                            id: std::mem::take(&mut full_id),
+                            values: Vec::new(),
+                        });
+                        all.len() - 1
+                    }
+                });
             let mut values = 0;
             loop {
                 i = self.skip_space(i);
@@ -219,17 +257,22 @@ impl Reader<'_> {
                     break;
                 }
                 let wanted = slot.filter(|&k| list || node.props[k].1.is_empty());
-                let Some((value, next)) = self.value(i + 1, wanted.is_some()) else {
+                let Some((value, next)) = self.value(i + 1, wanted.is_some() || all_slot.is_some())
+                else {
                     return Ok(NodeRead::CutShort);
                 };
-                if let (Some(k), Some(v)) = (wanted, value) {
+                if let Some(v) = value {
                     if list {
                         self.setup_points += 1;
                         if self.setup_points > MAX_SETUP_POINTS {
                             return err(format!("more than {} setup points", MAX_SETUP_POINTS));
                         }
                     }
-                    node.props[k].1.push(v);
+                    match (wanted, all_slot) {
+                        (Some(k), _) => node.props[k].1.push(v),
+                        (None, Some(k)) => all[k].values.push(v),
+                        (None, None) => {}
+                    }
                 }
                 values += 1;
                 i = next;
@@ -336,8 +379,9 @@ pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
                 // A node after a node's variations (malformed, but seen) is on no line that
                 // the first variations make: read and left out.
                 let keep = frame.main && !frame.had_child;
-                match reader.node(i + 1, keep)? {
-                    NodeRead::Node(node, next) => {
+                let mode = if keep { Keep::Used } else { Keep::Nothing };
+                match reader.node(i + 1, mode)? {
+                    NodeRead::Node(node, _, next) => {
                         if keep {
                             if nodes.len() == MAX_MAIN_LINE_NODES {
                                 return err(format!(
@@ -376,9 +420,197 @@ pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
     Ok(MainLine { nodes, cut_short })
 }
 
+/// A record's whole first game as the file holds it — every property of every node, every
+/// variation — for tools that annotate a record and write it back ([`Tree::write`]). Nodes live
+/// in one list, the root first, each with its children in file order (the first continues the
+/// main line, as [`main_line`] reads it): flat, so that no nesting depth reaches the call
+/// stack, in reading, writing or dropping.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tree {
+    pub nodes: Vec<TreeNode>,
+}
+
+/// One node of a [`Tree`]: its properties in file order and its children's indices.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TreeNode {
+    pub props: Vec<Property>,
+    pub children: Vec<usize>,
+}
+
+impl TreeNode {
+    /// The values of property `id`, if present.
+    pub fn get(&self, id: &str) -> Option<&[String]> {
+        self.props
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.values.as_slice())
+    }
+
+    /// Sets property `id` to `values`, replacing any it had.
+    pub fn set(&mut self, id: &str, values: Vec<String>) {
+        match self.props.iter_mut().find(|p| p.id == id) {
+            Some(p) => p.values = values,
+            None => self.props.push(Property {
+                id: id.to_string(),
+                values,
+            }),
+        }
+    }
+}
+
+impl Tree {
+    /// The indices of the main line's nodes, the root first: at every branching the first
+    /// child.
+    pub fn main_line(&self) -> Vec<usize> {
+        let mut line = Vec::new();
+        let mut at = (!self.nodes.is_empty()).then_some(0);
+        while let Some(i) = at {
+            line.push(i);
+            at = self.nodes[i].children.first().copied();
+        }
+        line
+    }
+
+    /// Adds a node with these properties as the last child of `parent`; returns its index.
+    pub fn add_child(&mut self, parent: usize, props: Vec<Property>) -> usize {
+        let index = self.nodes.len();
+        self.nodes.push(TreeNode {
+            props,
+            children: Vec::new(),
+        });
+        self.nodes[parent].children.push(index);
+        index
+    }
+
+    /// The tree as an FF[4] game tree: a node a line, variations in parentheses, values escaped.
+    pub fn write(&self) -> String {
+        enum Step {
+            Open,
+            Node(usize),
+            Close,
+        }
+        let mut out = String::from("(");
+        let mut steps = vec![Step::Node(0)];
+        if self.nodes.is_empty() {
+            steps.clear();
+        }
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Open => out.push_str("\n("),
+                Step::Close => out.push(')'),
+                Step::Node(i) => {
+                    if i != 0 {
+                        out.push('\n');
+                    }
+                    out.push(';');
+                    let node = &self.nodes[i];
+                    for p in &node.props {
+                        out.push_str(&p.id);
+                        for v in &p.values {
+                            out.push('[');
+                            out.push_str(&escape(v));
+                            out.push(']');
+                        }
+                    }
+                    match node.children.as_slice() {
+                        [only] => steps.push(Step::Node(*only)),
+                        kids => {
+                            for &c in kids.iter().rev() {
+                                steps.extend([Step::Close, Step::Node(c), Step::Open]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.push_str(")\n");
+        out
+    }
+}
+
+/// The whole first game of `text` as a [`Tree`], read by the same rules as [`main_line`]: a
+/// file cut short gives its complete nodes (with a warning), and a node after a node's
+/// variations (malformed, but seen) becomes one more variation there, so that the main line is
+/// the one [`main_line`] reads.
+pub fn tree(text: &str) -> Result<Tree, SgfError> {
+    let mut reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        setup_points: 0,
+    };
+    let bytes = text.as_bytes();
+    let Some(start) = bytes.iter().position(|&c| c == b'(') else {
+        return err("no game tree (no '(')");
+    };
+    let mut i = start;
+    // Per open game tree: the node its next node follows (`None` before the root).
+    let mut stack: Vec<Option<usize>> = Vec::new();
+    let mut tree = Tree::default();
+    let mut cut_short = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => {
+                let tail = stack.last().copied().flatten();
+                stack.push(tail);
+                i += 1;
+            }
+            b')' => {
+                if stack.pop().is_none() {
+                    return err("unbalanced ')'");
+                }
+                i += 1;
+                if stack.is_empty() {
+                    break;
+                }
+            }
+            b';' => {
+                let Some(tail) = stack.last_mut() else {
+                    return err("node outside a game tree");
+                };
+                match reader.node(i + 1, Keep::All)? {
+                    NodeRead::Node(_, props, next) => {
+                        let index = match *tail {
+                            Some(parent) => tree.add_child(parent, props),
+                            None if tree.nodes.is_empty() => {
+                                tree.nodes.push(TreeNode {
+                                    props,
+                                    children: Vec::new(),
+                                });
+                                0
+                            }
+                            None => return err("the game has more than one root node"),
+                        };
+                        *tail = Some(index);
+                        i = next;
+                    }
+                    NodeRead::CutShort => {
+                        cut_short = true;
+                        break;
+                    }
+                }
+            }
+            _ if reader.space_at(i).is_some() => i += reader.space_at(i).unwrap_or(1),
+            _ if stack.is_empty() => i += 1,
+            _ => {
+                return err(format!(
+                    "unexpected '{}' between nodes",
+                    quoted(&reader.char_at(i).to_string())
+                ))
+            }
+        }
+    }
+    if tree.nodes.is_empty() {
+        return err("empty game tree");
+    }
+    if cut_short || !stack.is_empty() {
+        log::warn!("the record is cut short: read up to its last complete node");
+    }
+    Ok(tree)
+}
+
 /// A point in SGF letters (`a` = first column or the top row), `None` for a pass (`""`, or
 /// `tt` on boards up to 19×19).
-fn parse_point(s: &str, board: &Board) -> Result<Option<Point>, SgfError> {
+pub fn parse_point(s: &str, board: &Board) -> Result<Option<Point>, SgfError> {
     let n = board.size();
     let s = s.trim();
     if s.is_empty() || (s == "tt" && n <= 19) {
@@ -491,13 +723,24 @@ pub fn load(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Game
 /// `k` (1-based), that move's colour to move; a `k` beyond the last move reads the whole game. A
 /// file cut short is read up to its last complete node, with a warning in the log.
 pub fn read(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Loaded, SgfError> {
-    let MainLine { nodes, cut_short } = main_line(text)?;
-    if cut_short {
+    let line = main_line(text)?;
+    if line.cut_short {
         log::warn!(
             "the record is cut short: read up to its last complete node ({} nodes)",
-            nodes.len()
+            line.nodes.len()
         );
     }
+    read_main_line(&line, rules, stop_before)
+}
+
+/// [`read`] from a main line already read: for a caller that builds many positions of one
+/// record.
+pub fn read_main_line(
+    line: &MainLine,
+    rules: Rules,
+    stop_before: Option<usize>,
+) -> Result<Loaded, SgfError> {
+    let nodes = &line.nodes;
     let root = &nodes[0];
     if let Some(gm) = root.first("GM") {
         if gm.trim() != "1" {
@@ -616,7 +859,7 @@ pub fn read(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Load
             pl_seen |= game.set_to_move(c).is_ok() && first;
         }
     }
-    let predictions = predictions_of(&nodes);
+    let predictions = predictions_of(nodes);
     Ok(Loaded {
         game,
         komi_given: root.get("KM").is_some(),
@@ -650,7 +893,7 @@ fn predictions_of(nodes: &[Node]) -> Option<Predictions> {
 }
 
 /// A property value with `]` and `\` escaped.
-fn escape(s: &str) -> String {
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c == ']' || c == '\\' {
@@ -661,7 +904,8 @@ fn escape(s: &str) -> String {
     out
 }
 
-fn point_letters(board: &Board, p: Point) -> String {
+/// A point as SGF writes it: column then row, `a` first, `A` from the 27th line.
+pub fn point_letters(board: &Board, p: Point) -> String {
     let (c, r) = board.coords(p);
     let letter = |i: usize| {
         (if i < 26 {
@@ -759,6 +1003,53 @@ mod tests {
             .filter_map(|n| n.first("B").or(n.first("W")))
             .collect();
         assert_eq!(moves, ["aa", "bb", "cc", "dd"]);
+    }
+
+    #[test]
+    fn trees_keep_every_property_and_variation() {
+        let t = "junk (;GM[1]SZ[9]PB[Someone]C[a\\]b];B[aa]LB[bb:x]AB[cc][dd]\
+                 (;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))(;B[zz])";
+        let tree = tree(t).unwrap();
+        let main: Vec<&str> = tree
+            .main_line()
+            .iter()
+            .filter_map(|&i| {
+                let n = &tree.nodes[i];
+                n.get("B").or(n.get("W")).map(|v| v[0].as_str())
+            })
+            .collect();
+        assert_eq!(main, ["aa", "bb", "cc", "dd"]);
+        assert_eq!(tree.nodes.len(), 7);
+        assert_eq!(tree.nodes[0].get("PB").unwrap(), ["Someone"]);
+        assert_eq!(tree.nodes[0].get("C").unwrap(), ["a]b"]);
+        // Written and read again, the tree is the same, and its main line the one `main_line`
+        // reads.
+        let text = tree.write();
+        assert!(!text.contains("\n\n"));
+        assert_eq!(super::tree(&text).unwrap(), tree);
+        assert_eq!(
+            main_line(&text).unwrap().nodes.len(),
+            tree.main_line().len()
+        );
+        // A node after a node's variations becomes one more variation there.
+        let odd = super::tree("(;B[aa](;W[bb]);W[cc])").unwrap();
+        assert_eq!(odd.nodes[0].children.len(), 2);
+        assert_eq!(odd.main_line().len(), 2);
+        for bad in ["", "(;B)", "(;B[aa];W)X", "((;B[aa])(;B[bb]))"] {
+            assert!(super::tree(bad).is_err(), "{:?}", bad);
+        }
+        // Deep nesting reads, writes and drops without recursion.
+        let mut deep = "(;SZ[9]".to_string();
+        for _ in 0..100_000 {
+            deep.push_str("(;B[aa]");
+        }
+        deep.push_str(&")".repeat(100_001));
+        let deep_tree = super::tree(&deep).unwrap();
+        assert_eq!(deep_tree.main_line().len(), 100_001);
+        assert_eq!(
+            super::tree(&deep_tree.write()).unwrap().nodes.len(),
+            100_001
+        );
     }
 
     #[test]

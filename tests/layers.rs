@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["dead", "patterns"],
     &["search"],
     &["sgf"],
-    &["bench", "gtp", "match_play", "train_patterns"],
+    &["bench", "gtp", "match_play", "review", "train_patterns"],
 ];
 
 /// The layer of a room, if it has one.

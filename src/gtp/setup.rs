@@ -5,11 +5,11 @@
 //! on an empty board only and are not moves (they cannot be undone).
 
 use super::{parse_uint, Answer, Engine};
-use crate::board::{Board, Move, Point, MAX_SIZE, MIN_SIZE};
+use crate::board::{Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::coords::{format_points, parse_vertex};
 use crate::game::{Game, GameError};
 use crate::rules::{HalfPoints, HandicapBonus, KoRule, Rules, Scoring};
-use std::cmp::Reverse;
+use crate::search::handicap::{self, fixed_points, max_fixed};
 
 pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Answer {
     let size = parse_uint(args[0], u64::MAX).ok_or("syntax error: size must be a number")?;
@@ -106,9 +106,11 @@ pub fn fixed_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
     place(engine, &points)
 }
 
-/// The engine's choice: the fixed pattern while it has enough points, then more stones spread as
-/// far from the others as possible. Fewer stones than asked come back only once every remaining
-/// point would touch a handicap stone, which GTP allows ("fewer already guarantee a win").
+/// The engine's choice ([`handicap::free_points`]): corners, sides and centre as players place
+/// them, the points judged by short searches seeded with the engine's seed, then more stones
+/// spread as far from the others as possible. Fewer stones than asked come back only once every
+/// remaining point would touch a handicap stone, which GTP allows ("fewer already guarantee a
+/// win").
 pub fn place_free_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
     let n = stones_arg(args)?;
     check_handicap_allowed(engine)?;
@@ -117,7 +119,8 @@ pub fn place_free_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
     if n < 2 || n >= area {
         return Err(format!("invalid number of stones: 2 to {} on this board", area - 1).into());
     }
-    let points = free_points(board, n);
+    let (player, game) = engine.player_and_game();
+    let points = handicap::free_points(game, n, player.config().seed);
     place(engine, &points)
 }
 
@@ -139,90 +142,6 @@ pub fn set_free_handicap(engine: &mut Engine, args: &[&str]) -> Answer {
     }
     place(engine, &points)?;
     Ok(String::new())
-}
-
-/// The most fixed-handicap stones a board side allows (GoGui's and KataGo's table).
-fn max_fixed(size: usize) -> usize {
-    match size {
-        0..=6 => 0,
-        s if s % 2 == 1 && s >= 9 => 9,
-        _ => 4,
-    }
-}
-
-/// GTP's fixed placement for `n` stones, or `None` when the board does not allow that many:
-/// corners on the 3rd line up to 12×12 and on the 4th from 13×13, side and centre points on the
-/// middle lines, in the order D4 Q16 D16 Q4, K10 for odd counts, D10 Q10, K4 K16.
-fn fixed_points(board: &Board, n: usize) -> Option<Vec<Point>> {
-    let size = board.size();
-    if n < 2 || n > max_fixed(size) {
-        return None;
-    }
-    let edge = if size >= 13 { 3 } else { 2 };
-    let (lo, hi, mid) = (edge, size - 1 - edge, size / 2);
-    // (column, row from the top); row `hi` from the top is the 4th line from the bottom.
-    let at = |c: usize, r: usize| board.point(c, r);
-    let (d4, q16, d16, q4) = (at(lo, hi), at(hi, lo), at(lo, lo), at(hi, hi));
-    let (k10, d10, q10, k4, k16) = (
-        at(mid, mid),
-        at(lo, mid),
-        at(hi, mid),
-        at(mid, hi),
-        at(mid, lo),
-    );
-    let mut v = vec![d4, q16];
-    if n >= 3 {
-        v.push(d16);
-    }
-    if n >= 4 {
-        v.push(q4);
-    }
-    if n >= 6 {
-        v.extend([d10, q10]);
-    }
-    if n >= 8 {
-        v.extend([k4, k16]);
-    }
-    if n % 2 == 1 && n >= 5 {
-        v.push(k10);
-    }
-    Some(v)
-}
-
-/// `n` well-spread points: the fixed pattern for as many stones as it has, then greedily the
-/// point farthest (in steps along the lines) from the nearest stone already chosen, away from the edge
-/// where the board is large enough; never a point next to a chosen one.
-fn free_points(board: &Board, n: usize) -> Vec<Point> {
-    let size = board.size();
-    let mut chosen = fixed_points(board, n.min(max_fixed(size))).unwrap_or_default();
-    let margin = match size {
-        0..=4 => 0,
-        5..=8 => 1,
-        _ => 2,
-    };
-    let candidates: Vec<(usize, usize)> = (margin..size - margin)
-        .flat_map(|r| (margin..size - margin).map(move |c| (c, r)))
-        .collect();
-    while chosen.len() < n {
-        let best = candidates
-            .iter()
-            .map(|&(c, r)| {
-                let distances = chosen.iter().map(|&p| {
-                    let (pc, pr) = board.coords(p);
-                    pc.abs_diff(c) + pr.abs_diff(r)
-                });
-                let nearest = distances.clone().min().unwrap_or(usize::MAX);
-                (nearest, distances.sum::<usize>(), c, r)
-            })
-            // Farthest from the nearest stone, then from all of them (so new stones balance
-            // the board); among equals the first in board order, so the answer is fixed.
-            .min_by_key(|&(d, total, c, r)| (Reverse(d), Reverse(total), r, c));
-        match best {
-            Some((d, _, c, r)) if d >= 2 => chosen.push(board.point(c, r)),
-            _ => break,
-        }
-    }
-    chosen
 }
 
 /// KGS's names for its rulesets (`japanese`, `chinese`, `aga`, `new_zealand`), all of which
@@ -305,50 +224,6 @@ pub fn tengen_rules(engine: &mut Engine, args: &[&str]) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coords::format_point;
-
-    fn names(board: &Board, v: &[Point]) -> Vec<String> {
-        v.iter().map(|&p| format_point(board, p)).collect()
-    }
-
-    #[test]
-    fn fixed_patterns() {
-        let b19 = Board::new(19).unwrap();
-        assert_eq!(names(&b19, &fixed_points(&b19, 2).unwrap()), ["D4", "Q16"]);
-        assert_eq!(
-            names(&b19, &fixed_points(&b19, 9).unwrap()),
-            ["D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"]
-        );
-        assert_eq!(
-            names(&b19, &fixed_points(&b19, 5).unwrap()),
-            ["D4", "Q16", "D16", "Q4", "K10"]
-        );
-        let b9 = Board::new(9).unwrap();
-        assert_eq!(
-            names(&b9, &fixed_points(&b9, 4).unwrap()),
-            ["C3", "G7", "C7", "G3"]
-        );
-        let b13 = Board::new(13).unwrap();
-        assert_eq!(names(&b13, &fixed_points(&b13, 2).unwrap()), ["D4", "K10"]);
-        let b7 = Board::new(7).unwrap();
-        assert!(fixed_points(&b7, 4).is_some() && fixed_points(&b7, 5).is_none());
-        let b10 = Board::new(10).unwrap();
-        assert!(fixed_points(&b10, 5).is_none());
-        assert!(fixed_points(&Board::new(6).unwrap(), 2).is_none());
-    }
-
-    #[test]
-    fn free_points_spread_and_stop() {
-        let b = Board::new(19).unwrap();
-        let v = free_points(&b, 12);
-        assert_eq!(v.len(), 12);
-        let mut s = v.clone();
-        s.sort();
-        s.dedup();
-        assert_eq!(s.len(), 12);
-        let b2 = Board::new(2).unwrap();
-        assert_eq!(free_points(&b2, 3).len(), 2);
-    }
 
     #[test]
     fn komi_forms() {

@@ -26,11 +26,51 @@ pub fn dynamic_komi(game: &Game) -> HalfPoints {
     HalfPoints::round_from(per_stone * stones * left)
 }
 
+/// Win rate (by the search's own komi) above which a player maximizing its score concedes
+/// more komi, and below which it takes some back: Pachi's adaptive dynamic komi thresholds.
+pub const MARGIN_KOMI_RAISE: f64 = 0.85;
+pub const MARGIN_KOMI_LOWER: f64 = 0.7;
+
+/// The next komi a player maximizing its score concedes (in half points, never negative), from
+/// the last search of its side: its win rate under that komi and its mean lead in real points.
+/// Two points up while the win rate stays above [`MARGIN_KOMI_RAISE`], two down below
+/// [`MARGIN_KOMI_LOWER`] (steps the kept tree survives), never past the lead itself, so that
+/// the search still expects to win by the real count; a player that is not ahead concedes
+/// nothing. Far ahead, the search must then win by more than it expects and keeps taking
+/// points instead of playing slack moves that still win.
+pub fn margin_komi_step(conceded: HalfPoints, winrate: f64, lead: f64) -> HalfPoints {
+    let step = HalfPoints(4);
+    let next = if winrate > MARGIN_KOMI_RAISE {
+        conceded + step
+    } else if winrate < MARGIN_KOMI_LOWER {
+        conceded - step
+    } else {
+        conceded
+    };
+    let cap = HalfPoints::round_from(lead.max(0.0));
+    HalfPoints(next.0.clamp(0, cap.0.max(0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Color, Move};
     use crate::rules::Rules;
+
+    #[test]
+    fn a_margin_komi_follows_the_win_rate_up_to_the_lead() {
+        let h = HalfPoints;
+        // Up two points while far ahead, never past the lead.
+        assert_eq!(margin_komi_step(h(0), 0.95, 30.0), h(4));
+        assert_eq!(margin_komi_step(h(58), 0.95, 30.0), h(60));
+        assert_eq!(margin_komi_step(h(60), 0.95, 30.0), h(60));
+        // Held in between, down below the lower threshold, never negative.
+        assert_eq!(margin_komi_step(h(10), 0.8, 30.0), h(10));
+        assert_eq!(margin_komi_step(h(10), 0.5, 30.0), h(6));
+        assert_eq!(margin_komi_step(h(2), 0.5, 30.0), h(0));
+        // Behind, nothing is conceded, whatever the win rate says.
+        assert_eq!(margin_komi_step(h(10), 0.95, -3.0), h(0));
+    }
 
     #[test]
     fn handicap_komi_shrinks_to_nothing() {

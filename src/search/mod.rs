@@ -28,6 +28,7 @@
 //! - [`time`], [`tree`], [`analysis`]: the clock, the shared tree, what analysis shows.
 
 pub mod analysis;
+pub mod handicap;
 pub mod judgement;
 pub mod komi;
 pub mod level;
@@ -67,6 +68,9 @@ pub struct Config {
     pub max_memory_mb: usize,
     /// Strength level, [`level::MIN_LEVEL`] to [`level::FULL_STRENGTH`] (see [`level`]).
     pub level: u8,
+    /// Keep playing for points when far ahead: the search gives itself a komi against the side
+    /// it plays while that side's win rate stays high ([`komi::margin_komi_step`]).
+    pub maximize_score: bool,
     /// What live analysis (`lz-analyze`, `kata-analyze`) and pondering may spend before they
     /// stop by themselves; unlimited by default (they run until the controller's next line).
     pub analysis: Limits,
@@ -100,6 +104,7 @@ impl Default for Config {
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
             level: level::FULL_STRENGTH,
+            maximize_score: false,
             analysis: Limits::default(),
         }
     }

@@ -5,7 +5,7 @@
 //! judgement of a finished game (dead stones, seki, the count), kept until the position changes.
 
 use super::judgement::{Judge, Judgement};
-use super::komi::dynamic_komi;
+use super::komi::{dynamic_komi, margin_komi_step};
 use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
@@ -26,6 +26,9 @@ pub struct Player {
     runner: Runner,
     /// Searches in a row, per colour, whose best value was below the resign threshold.
     low_value_streak: [u32; 2],
+    /// With `maximize_score`, the komi each colour's searches concede (see
+    /// [`super::komi::margin_komi_step`]).
+    conceded: [HalfPoints; 2],
     report: Report,
     /// The last search's view for analysis.
     analysis: Analysis,
@@ -41,6 +44,7 @@ impl Player {
             clock: Clock::default(),
             runner: Runner::default(),
             low_value_streak: [0; 2],
+            conceded: [HalfPoints::ZERO; 2],
             report: Report::default(),
             analysis: Analysis::default(),
             ownership: Vec::new(),
@@ -58,6 +62,11 @@ impl Player {
 
     pub fn clock_mut(&mut self) -> &mut Clock {
         &mut self.clock
+    }
+
+    /// The komi `color`'s searches concede with `maximize_score` (zero without it).
+    pub fn conceded_komi(&self, color: Color) -> HalfPoints {
+        self.conceded[color.index()]
     }
 
     /// The last search's summary.
@@ -80,6 +89,7 @@ impl Player {
     pub fn forget(&mut self) {
         self.runner.forget();
         self.low_value_streak = [0; 2];
+        self.conceded = [HalfPoints::ZERO; 2];
     }
 
     /// Forgets everything searched or judged so far — the kept tree, the kept judgement, the
@@ -218,13 +228,39 @@ impl Player {
                     extended: budget.extended.map(|t| t.saturating_sub(spent)),
                     ..budget
                 };
-                let extra_komi = if cleanup {
+                let for_margin = self.config.maximize_score && !cleanup && !game.in_opening();
+                let conceded = if for_margin {
+                    self.conceded[color.index()]
+                } else {
+                    HalfPoints::ZERO
+                };
+                // Komi is White's: Black concedes by adding to it, White by taking from it.
+                let against = match color {
+                    Color::Black => conceded,
+                    Color::White => HalfPoints::ZERO - conceded,
+                };
+                let dynamic = if cleanup {
                     HalfPoints::ZERO
                 } else {
                     dynamic_komi(game)
                 };
-                let root = Root::new(game, color, moves, &sure_dead, extra_komi, filters);
+                let root = Root::new(game, color, moves, &sure_dead, dynamic + against, filters);
                 let mut best = self.search(game, root, budget, watch);
+                if for_margin {
+                    if let Some(m) = self.analysis.moves.first() {
+                        let next = margin_komi_step(conceded, m.winrate, m.score_lead);
+                        if next != conceded {
+                            log::info!(
+                                "maximize score: {} concedes {} komi (win rate {:.2}, lead {:.1})",
+                                color.letter(),
+                                next,
+                                m.winrate,
+                                m.score_lead
+                            );
+                        }
+                        self.conceded[color.index()] = next;
+                    }
+                }
                 if !cleanup {
                     best = self.level_choice(game, best);
                 }
@@ -237,11 +273,12 @@ impl Player {
                 }
                 let value = self.report.value;
                 // Opening placements are valued by balance, not by winning: never resign there.
-                // Nor while dynamic komi shapes the values of a handicap game: they are not the
-                // real winning chances.
+                // Nor while dynamic komi shapes the values of a handicap game, or a conceded
+                // komi those of a game far ahead: they are not the real winning chances.
                 let resign = !cleanup
                     && !game.in_opening()
-                    && extra_komi == HalfPoints::ZERO
+                    && dynamic == HalfPoints::ZERO
+                    && conceded == HalfPoints::ZERO
                     && self.config.resign.is_some_and(|t| value < t);
                 let streak = &mut self.low_value_streak[color.index()];
                 *streak = if resign { *streak + 1 } else { 0 };
@@ -769,6 +806,41 @@ mod tests {
         );
         assert!(seen.len() >= 3, "{:?}", seen);
         assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{:?}", seen);
+    }
+
+    #[test]
+    fn far_ahead_the_player_concedes_komi_only_when_maximizing_score() {
+        // Komi -40 on 9x9: Black wins every line.
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        g.set_komi(HalfPoints(-80));
+        for maximize_score in [false, true] {
+            let mut p = Player::new(Config {
+                threads: 1,
+                playouts: Some(300),
+                seed: Some(5),
+                max_memory_mb: 16,
+                resign: None,
+                maximize_score,
+                ..Config::default()
+            });
+            let mut game = g.clone();
+            for _ in 0..3 {
+                for color in [Color::Black, Color::White] {
+                    if let Decision::Play(mv) = p.genmove(&game, color, false) {
+                        game.play(color, mv).unwrap();
+                    }
+                }
+            }
+            let conceded = p.conceded_komi(Color::Black);
+            if maximize_score {
+                // Two points a search, three searches (fewer if one was skipped for a pass).
+                assert!(conceded > HalfPoints::ZERO && conceded <= HalfPoints(12));
+                assert_eq!(conceded.0 % 4, 0);
+            } else {
+                assert_eq!(conceded, HalfPoints::ZERO);
+            }
+            assert_eq!(p.conceded_komi(Color::White), HalfPoints::ZERO);
+        }
     }
 
     /// The 2×2 position of issue 13: Black a1 and a2, White b2, Black to move.
