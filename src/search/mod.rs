@@ -7,8 +7,10 @@
 //! finishes the game with the heavy [`policy`], counts it under the rules (area; for territory
 //! rules the area margin corrected by the stones each side played, which equals the territory
 //! margin), and backs the result up the path and into the AMAF statistics. Values mix the win
-//! (1, ½ for a draw, 0) with a small share of the margin, so that a won game is still played for
-//! points: no needless moves inside one's own territory, no pass while a point is open.
+//! (1, ½ for a draw, 0) with a small share of the margin, measured from the margin the search
+//! expects and saturating: a won game is still played for points (no needless moves inside
+//! one's own territory, no pass while a point is open), and a game that every line wins or
+//! loses still has a slope (no groups given away once the result is decided).
 //!
 //! Superko is checked at the root only (tree and playouts use the board's basic ko), as in
 //! every fast engine; the root's candidate moves are exactly the game's legal moves.
@@ -60,6 +62,9 @@ pub struct Config {
     pub resign: Option<f64>,
     /// Memory budget for the tree, in megabytes.
     pub max_memory_mb: usize,
+    /// The share of a playout's value given by its final margin against the margin the search
+    /// expects (see `simulate`), the rest by winning or losing: 0 values winning alone.
+    pub score_weight: f64,
 }
 
 impl Default for Config {
@@ -71,12 +76,17 @@ impl Default for Config {
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
+            score_weight: DEFAULT_SCORE_WEIGHT,
         }
     }
 }
 
 /// The win rate below which the player resigns unless told otherwise (`--resign-below`).
 pub const DEFAULT_RESIGN_BELOW: f64 = 0.1;
+
+/// The share of a playout's value that its margin gives unless told otherwise
+/// (`--score-weight`).
+pub const DEFAULT_SCORE_WEIGHT: f64 = 0.1;
 
 /// The most worker threads per core: past a few per core, workers only share the cores, each
 /// running so rarely that the clock (watched between one worker's playouts) and every stop

@@ -207,6 +207,7 @@ impl Runner {
     ) -> Outcome {
         let (max_playouts, max_time) = (budget.playouts, budget.time);
         let start = Instant::now();
+        let root = root.with_score_weight(config.score_weight);
         let capacity = Tree::capacity_for(config.max_memory_mb);
         let tree = match &self.kept {
             Some(k) if !k.serves(root.extra_komi, root.filters.given()) => {
