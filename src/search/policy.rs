@@ -133,8 +133,8 @@ pub fn matches_pattern(board: &Board, p: Point) -> bool {
 const TWO_LIBERTY_RATE: f32 = 0.9;
 
 /// Groups of at least this many stones are big: their capture races are read in every
-/// playout, before anything else but a capture of the last move, since a big group lost by
-/// chance in a playout misjudges the whole game.
+/// playout (after the saving moves, never left to [`TWO_LIBERTY_RATE`]'s chance), since a big
+/// group lost by chance in a playout misjudges the whole game.
 const BIG_GROUP: usize = 5;
 
 /// Own groups with more liberties than this are not looked at for a race: they are not short
@@ -211,12 +211,7 @@ fn reply_to_last(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Poi
     } else {
         None
     };
-    let chosen = if big_race {
-        race.or_else(|| saves.pick(rng))
-    } else {
-        saves.pick(rng).or(race)
-    };
-    if let Some(p) = chosen.or_else(|| fights.pick(rng)) {
+    if let Some(p) = saves.pick(rng).or(race).or_else(|| fights.pick(rng)) {
         return Some(p);
     }
     if rng.f32() < NAKADE_RATE {

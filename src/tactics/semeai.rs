@@ -138,8 +138,8 @@ pub fn race_moves(board: &Board, own: Point, out: &mut Candidates) -> usize {
 
 /// Whether a stone of `c` on `p` only fills a liberty of its own group in a capture race: a
 /// group of `c` next to `p` with at most three liberties is left with fewer (the stone brings
-/// none of its own), and an opponent group next to it has no more liberties than it then
-/// keeps. The opponent, to move, is then ahead in the race: such a fill loses it by a tempo
+/// none of its own), and an opponent group next to it, which the stone does not touch, has no
+/// more liberties than it then keeps. The opponent, to move, is then ahead in the race: such a fill loses it by a tempo
 /// where [`race_moves`] or a wait would not.
 pub fn fills_race_liberty(board: &Board, p: Point, c: Color) -> bool {
     let mut short = Point::NONE;
@@ -186,9 +186,17 @@ pub fn fills_race_liberty(board: &Board, p: Point, c: Color) -> bool {
     if left >= most {
         return false;
     }
+    // An opponent group that the stone touches loses a liberty too: that is an attack.
+    let touched = |e: Point| {
+        let head = board.group_of(e);
+        board
+            .neighbours(p)
+            .iter()
+            .any(|&n| board.color(n) == Some(c.opponent()) && board.group_of(n) == head)
+    };
     let mut behind = false;
     for_each_adjacent_enemy(board, short, |e| {
-        if board.liberties(e) <= left {
+        if !behind && board.liberties(e) <= left && !touched(e) {
             behind = true;
         }
     });
