@@ -120,7 +120,7 @@ play w c3
 #? [(?:[A-HJ][1-9]|pass)(?: (?:[A-HJ][1-9]|pass))*]
 
 260 tengen-top_moves w
-#? [(?:LABEL(?: [A-HJ][1-9] \d+%)+\n)?TEXT \d+ playouts: [A-HJ][1-9] \d+\.\d% \(\d+ visits\)(?:, (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits\))*]
+#? [(?:LABEL(?: [A-HJ][1-9] \d+%)+\n)?TEXT \d+ playouts, \d+ visits: [A-HJ][1-9] \d+\.\d% \(\d+ visits\)(?:, (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits\))*]
 
 270 tengen-estimate
 #? [chinese rules, komi 7\.5: (?:[BW]\+\d+(?:\.5)?|0) on average over \d+ playouts, Black wins \d+%]

@@ -6,7 +6,7 @@
 # Format: gogui-regress, with the project extension `#?error [regex]` for expected errors.
 
 10 kata-list-params
-#? [maxPlayouts maxTime numSearchThreads ponderingEnabled allowResignation lagBuffer resignBelow maxMemory]
+#? [maxPlayouts maxVisits maxTime maxVisitsPondering maxTimePondering numSearchThreads ponderingEnabled allowResignation lagBuffer resignBelow maxMemory level]
 
 # The command line's settings.
 20 kata-get-param maxPlayouts
@@ -34,8 +34,8 @@
 90 kata-get-param maxTime
 #? [1e\+20]
 
-100 kata-get-param maxVisits
-#?error [Invalid parameter: maxVisits]
+100 kata-get-param maxVisitsTotal
+#?error [Invalid parameter: maxVisitsTotal]
 
 110 kata-set-param maxPlayouts 50
 #? []
@@ -106,7 +106,7 @@ boardsize 9
 
 # No limit at all is refused.
 320 kata-set-param maxTime 1e20
-#?error [Could not set params: no time limit without a maxPlayouts limit]
+#?error [Could not set params: no time limit without a maxPlayouts or maxVisits limit]
 
 # Leela Zero: the options list, then the names as it spells them (any case).
 330 lz-setoption
@@ -170,7 +170,7 @@ boardsize 9
 520 lz-setoption name Maximum Memory Use (MiB) value 64
 #?error [incorrect value]
 
-530 lz-setoption name Visits value 100
+530 lz-setoption name Visitz value 100
 #?error [Unknown option]
 
 540 lz-setoption Playouts value 100

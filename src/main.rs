@@ -56,6 +56,19 @@ struct EngineArgs {
     /// may stop a search earlier.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
+    /// Visits at the root per move, those of the tree kept from the last search included
+    /// (KataGo's maxVisits; --playouts counts this search's playouts alone); with --playouts or
+    /// --time, the first limit reached ends the search.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    visits: Option<u64>,
+    /// Stop live analysis (lz-analyze, kata-analyze) and pondering once the root has this many
+    /// visits, the kept tree's included; the analysis answer stays open, idle, until the next
+    /// line [default: no limit]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    analysis_visits: Option<u64>,
+    /// Stop live analysis and pondering after this many seconds [default: no limit]
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    analysis_seconds: Option<f64>,
     /// Seconds of thinking per move when the controller sets no clock [default: 2]
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
@@ -63,6 +76,12 @@ struct EngineArgs {
     /// network's delays, at most a fifth of a short allotment [default: 1]
     #[arg(long, value_name = "S", value_parser = parse_lag)]
     lag: Option<f64>,
+    /// Strength level, 1 (beginner) to 10 (full strength): below 10, a fixed number of playouts
+    /// per move that grows about 2.5× a level (so a level is as strong on any machine), and a
+    /// choice among the plausible moves rather than always the best; README's levels table says
+    /// how the levels compare with each other and with GNU Go [default: 10]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: Option<u8>,
     /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
     #[arg(long)]
     seed: Option<u64>,
@@ -105,8 +124,12 @@ impl EngineArgs {
             size: self.size.or(outer.size),
             threads: self.threads.or(outer.threads),
             playouts: self.playouts.or(outer.playouts),
+            visits: self.visits.or(outer.visits),
+            analysis_visits: self.analysis_visits.or(outer.analysis_visits),
+            analysis_seconds: self.analysis_seconds.or(outer.analysis_seconds),
             time: self.time.or(outer.time),
             lag: self.lag.or(outer.lag),
+            level: self.level.or(outer.level),
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
@@ -138,8 +161,17 @@ impl EngineArgs {
             }
         }
         config.playouts = self.playouts;
+        config.visits = self.visits;
+        config.analysis = search::Limits {
+            playouts: None,
+            visits: self.analysis_visits,
+            time: self.analysis_seconds.map(Duration::from_secs_f64),
+        };
         config.time = self.time.map(Duration::from_secs_f64);
         config.seed = self.seed;
+        if let Some(level) = self.level {
+            config.level = level;
+        }
         if let Some(p) = self.resign_below {
             config.resign = Some(p);
         }
@@ -205,27 +237,67 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Learn the move-pattern weights from game records (SGF, also named .mgt) and report the
-    /// top-1 prediction rate and mean log-likelihood on held-out games.
+    /// Learn the move-pattern weights from game records (TYGEM's one-game-a-line files, or SGF,
+    /// also named .mgt) and report the top-1 and top-5 prediction rates and mean log-likelihood
+    /// on held-out games.
     TrainPatterns(TrainPatternsArgs),
 }
 
+/// How the committed weights were built (`tengen train-patterns --help`; README, Move patterns).
+const TRAIN_PATTERNS_HELP: &str = "\
+The committed src/patterns/weights.txt is rebuilt from the repository root with the TYGEM games
+of github.com/yenw/computer-go-dataset at commit d40334f8feba3115ef22817b981d40784a8c9758
+(2009's 107,176 games, 40,000 of them trained on; Debian's goban-original-games installed
+as a second held-out set):
+
+  git clone https://github.com/yenw/computer-go-dataset /tmp/cgd
+  git -C /tmp/cgd checkout d40334f8feba3115ef22817b981d40784a8c9758
+  mkdir -p /tmp/tygem && for f in /tmp/cgd/TYGEM/Kifu/2009-*.zip; do unzip -o -q \"$f\" -d /tmp/tygem; done
+  cargo run --release -- train-patterns --tygem /tmp/tygem --position-stride 20 --iterations 12 --out src/patterns/weights.txt";
+
 /// `tengen train-patterns`: the records, the split and the output.
 #[derive(Args)]
+#[command(after_help = TRAIN_PATTERNS_HELP)]
 struct TrainPatternsArgs {
-    /// Directory of game records (Debian's goban-original-games installs them here).
+    /// Directory of SGF game records (Debian's goban-original-games installs them here): the
+    /// training games without --tygem, else a second held-out set, all of it.
     #[arg(long, value_name = "DIR", default_value = tengen::train_patterns::DEFAULT_DATA_DIR)]
     data: std::path::PathBuf,
+    /// TYGEM 9-dan games, one a line (the unzipped TYGEM/Kifu/YYYY-MM files of
+    /// github.com/yenw/computer-go-dataset): a file, or a directory of them; repeatable. When
+    /// given, the weights are trained on these.
+    #[arg(long, value_name = "PATH")]
+    tygem: Vec<std::path::PathBuf>,
     /// Weights file to write (src/patterns/weights.txt is the one built into tengen); without
     /// it, only the figures are printed.
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
-    /// Hold out every N-th game (in file-name order) from training, to measure on.
+    /// Measure this weights file on the held-out games instead of training.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    weights: Option<std::path::PathBuf>,
+    /// Hold out one game in N from training, to measure on: every N-th SGF record in file-name
+    /// order, or the TYGEM games whose id hash is a multiple of N.
     #[arg(long, value_name = "N", default_value_t = 10)]
     hold_out_every: usize,
+    /// TYGEM games to train on, at most (the first by id hash, spread over the files).
+    #[arg(long, value_name = "N", default_value_t = 40_000)]
+    train_games: usize,
+    /// Held-out TYGEM games to measure on, at most (the first by id hash).
+    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    held_out_games: usize,
+    /// Fit the gammas (and count the dictionaries of shapes and spatial patterns) on every N-th
+    /// position of each training game.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    position_stride: usize,
     /// Minorization-maximization sweeps over all feature groups.
     #[arg(long, default_value_t = 20)]
     iterations: usize,
+    /// A spatial pattern needs this many plays in the fitted positions to get a weight.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    min_spatial_played: u32,
+    /// At most this many spatial patterns get a weight (the most played).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_spatials: usize,
 }
 
 /// `tengen match`: two engines (any GTP programs) play a series of games.
@@ -427,10 +499,17 @@ fn main() -> ExitCode {
             use tengen::train_patterns;
             let config = train_patterns::RunConfig {
                 data_dir: args.data,
+                tygem: args.tygem,
                 out: args.out,
+                weights: args.weights,
                 hold_out_every: args.hold_out_every,
+                train_games: args.train_games,
+                held_out_games: args.held_out_games,
                 train: train_patterns::TrainConfig {
                     iterations: args.iterations,
+                    position_stride: args.position_stride,
+                    min_spatial_played: args.min_spatial_played,
+                    max_spatials: args.max_spatials,
                     ..train_patterns::TrainConfig::default()
                 },
             };

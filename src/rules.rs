@@ -300,8 +300,12 @@ impl Rules {
             "chinese" => Some(Rules::chinese()),
             "prejudgement" | "pre-judgement" => Some(Rules::prejudgement()),
             "aga" => Some(Rules::aga()),
-            "new_zealand" | "new-zealand" | "newzealand" | "nz" => Some(Rules::new_zealand()),
-            "tromp-taylor" | "tromp_taylor" | "tromptaylor" => Some(Rules::tromp_taylor()),
+            "new_zealand" | "new-zealand" | "newzealand" | "new zealand" | "nz" => {
+                Some(Rules::new_zealand())
+            }
+            "tromp-taylor" | "tromp_taylor" | "tromptaylor" | "tromp taylor" => {
+                Some(Rules::tromp_taylor())
+            }
             _ => None,
         }
     }

@@ -437,13 +437,22 @@ pub fn rules_from_name(ru: &str) -> Option<Rules> {
     Rules::by_name(ru.trim())
 }
 
-/// How `RU` writes a ruleset.
+/// How `RU` writes a ruleset: FF[4]'s names where it has one (`AGA`, `NZ`, `Japanese`),
+/// KataGo's `TrompTaylor` and `Chinese`, else tengen's name capitalised (`Prejudgement`). Each
+/// reads back as the same ruleset ([`rules_from_name`]).
 fn rules_name(rules: &Rules) -> String {
-    let mut name = rules.name.to_string();
-    if let Some(first) = name.get_mut(..1) {
-        first.make_ascii_uppercase();
+    match rules.name {
+        "aga" => "AGA".to_string(),
+        "new_zealand" => "NZ".to_string(),
+        "tromp-taylor" => "TrompTaylor".to_string(),
+        name => {
+            let mut name = name.to_string();
+            if let Some(first) = name.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            name
+        }
     }
-    name
 }
 
 /// A record read into a game, with what the caller needs to know besides the game.
@@ -1061,5 +1070,37 @@ mod tests {
         assert_eq!(back.rules().name, "japanese");
         assert_eq!(back.move_number(), 2);
         assert_eq!(main_line(&text).unwrap().nodes[0].first("C"), Some("a ] b"));
+    }
+
+    #[test]
+    fn every_ruleset_is_written_by_its_usual_name_and_read_back() {
+        for (rules, ru) in [
+            (Rules::japanese(), "Japanese"),
+            (Rules::chinese(), "Chinese"),
+            (Rules::prejudgement(), "Prejudgement"),
+            (Rules::aga(), "AGA"),
+            (Rules::new_zealand(), "NZ"),
+            (Rules::tromp_taylor(), "TrompTaylor"),
+        ] {
+            let g = Game::new(9, rules).unwrap();
+            let text = write(&g, &Info::default());
+            assert!(text.contains(&format!("RU[{}]", ru)), "{}", text);
+            let other = if rules == Rules::chinese() {
+                Rules::japanese()
+            } else {
+                Rules::chinese()
+            };
+            assert_eq!(*load(&text, other, None).unwrap().rules(), rules, "{}", ru);
+        }
+        // Other programs' spellings of the same rulesets.
+        for (ru, name) in [
+            ("NewZealand", "new_zealand"),
+            ("New Zealand", "new_zealand"),
+            ("Tromp-Taylor", "tromp-taylor"),
+            ("Tromp Taylor", "tromp-taylor"),
+            ("aga", "aga"),
+        ] {
+            assert_eq!(rules_from_name(ru).map(|r| r.name), Some(name), "{}", ru);
+        }
     }
 }

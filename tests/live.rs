@@ -333,3 +333,197 @@ fn a_thousand_threads_keep_to_the_clock() {
         warned
     );
 }
+
+/// The CPU time the process has used so far (user and system, all threads), from
+/// `/proc/PID/stat`, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid)).unwrap();
+    // The fields after the command name in parentheses; utime and stime are the 14th and 15th
+    // of the line, the 12th and 13th after it.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    // The kernel's USER_HZ is 100 on every Linux this runs on.
+    ticks / 100.0
+}
+
+/// Whether the process uses `seconds` of CPU time within `within`: a busy thread does on a
+/// loaded machine too, given time, and an idle engine never.
+fn cpu_grows(pid: u32, seconds: f64, within: Duration) -> bool {
+    let (start, before) = (Instant::now(), cpu_seconds(pid));
+    while start.elapsed() < within {
+        std::thread::sleep(Duration::from_millis(50));
+        if cpu_seconds(pid) - before >= seconds {
+            return true;
+        }
+    }
+    false
+}
+
+/// Reads an analysis's lines until none has come for `quiet`; returns them with the time each
+/// arrived. Panics if lines keep coming for `within`.
+fn lines_until_quiet(e: &mut Engine, quiet: Duration, within: Duration) -> Vec<(String, Instant)> {
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    loop {
+        assert!(
+            start.elapsed() < within,
+            "lines still coming after {:?}",
+            within
+        );
+        match e.0.line_within(quiet) {
+            Some(l) => lines.push((l, Instant::now())),
+            None => return lines,
+        }
+    }
+}
+
+/// The `rootInfo visits` of an info line.
+fn root_visits(line: &str) -> u64 {
+    let at = line.find("rootInfo visits ").expect("rootInfo") + "rootInfo visits ".len();
+    line[at..].split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn an_analysis_with_a_visit_limit_stops_searching_and_waits_for_the_next_line() {
+    let mut e = Engine::start(&["--threads", "1", "--size", "9", "--analysis-visits", "200"]);
+    let pid = e.0.pid();
+    e.send("1 kata-analyze b interval 1 rootInfo true\n");
+    assert_eq!(e.line(Duration::from_secs(10), "the = line"), "=1 ");
+    let lines = lines_until_quiet(&mut e, Duration::from_millis(1500), Duration::from_secs(30));
+    assert!(!lines.is_empty(), "no analysis line");
+    for (l, _) in &lines {
+        assert!(l.starts_with("info move "), "{}", l);
+        assert!(root_visits(l) <= 200, "{}", l);
+    }
+    // One thread: the root stops at exactly the limit.
+    assert_eq!(root_visits(&lines.last().unwrap().0), 200);
+    // The command is still open, but idle: no CPU time goes to it.
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_millis(1500));
+    let used = cpu_seconds(pid) - before;
+    assert!(used < 0.2, "{:.2} s of CPU in 1.5 s after the limit", used);
+    assert!(e.0.quiet(), "a line after the limit");
+    // The next line ends the answer; the engine goes on.
+    e.send("2 name\n");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
+    assert_eq!(e.response(Duration::from_secs(5), "name"), ["=2 tengen"]);
+    // The same position again: the kept tree already has its 200 visits.
+    e.send("3 kata-analyze b interval 1 rootInfo true\n");
+    assert_eq!(e.line(Duration::from_secs(10), "the = line"), "=3 ");
+    let lines = lines_until_quiet(&mut e, Duration::from_millis(1000), Duration::from_secs(30));
+    assert_eq!(root_visits(&lines.last().unwrap().0), 200);
+    e.send("\n");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
+    e.quit(Duration::from_secs(3));
+}
+
+#[test]
+fn an_analysis_with_a_time_limit_stops_after_it() {
+    let mut e = Engine::start(&["--threads", "1", "--size", "9", "--analysis-seconds", "1"]);
+    let pid = e.0.pid();
+    e.send("1 lz-analyze b 10\n");
+    assert_eq!(e.line(Duration::from_secs(10), "the = line"), "=1 ");
+    let start = Instant::now();
+    let lines = lines_until_quiet(&mut e, Duration::from_millis(1500), Duration::from_secs(30));
+    let last = lines.last().expect("no analysis line").1 - start;
+    // Reports every 0.1 s for a second: the last one about a second in (a loaded machine may
+    // be late), none after.
+    assert!(lines.len() >= 3, "{} lines", lines.len());
+    assert!(
+        last > Duration::from_millis(700) && last < Duration::from_millis(2500),
+        "the last line came {:?} after the start",
+        last
+    );
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_millis(1000));
+    let used = cpu_seconds(pid) - before;
+    assert!(used < 0.15, "{:.2} s of CPU in 1 s after the limit", used);
+    e.send("\n2 kata-get-param maxTimePondering\n");
+    assert_eq!(
+        e.line(Duration::from_secs(5), "the end of the analysis"),
+        ""
+    );
+    assert_eq!(
+        e.response(Duration::from_secs(5), "kata-get-param"),
+        ["=2 1.0"]
+    );
+    e.quit(Duration::from_secs(3));
+}
+
+#[test]
+fn the_first_analysis_line_comes_with_real_results() {
+    // Black wins every playout by a komi of −400 on 19×19: any move with a result has win rate
+    // 1. A line shown before any result came back (a visit still in flight counted as a loss,
+    // or a prior standing in) would show less.
+    let mut e = Engine::start(&["--threads", "2"]);
+    e.send("komi -400\n");
+    e.response(Duration::from_secs(5), "komi");
+    for (command, won) in [
+        ("kata-analyze b interval 1", "winrate 1.000000"),
+        ("lz-analyze b 1", "winrate 10000"),
+    ] {
+        e.send(&format!("{}\n", command));
+        e.line(Duration::from_secs(10), "the = line");
+        let mut seen = 0;
+        while seen < 5 {
+            let l = e.line(Duration::from_secs(10), "an info line");
+            for block in l.split("info move ").skip(1) {
+                let visits: u32 = block.split(' ').nth(2).unwrap().parse().unwrap();
+                assert!(visits > 0, "a move without results: {}", l);
+                assert!(block.contains(won), "{}: {}", command, block);
+            }
+            seen += 1;
+        }
+        e.send("\n");
+        while !e.line(Duration::from_secs(5), "the end").is_empty() {}
+    }
+    e.quit(Duration::from_secs(3));
+}
+
+#[test]
+fn stop_ends_pondering_until_the_next_move() {
+    let mut e = Engine::start(&["--threads", "1", "--time", "0.3", "--size", "9", "--ponder"]);
+    let pid = e.0.pid();
+    e.send("1 genmove b\n");
+    e.response(Duration::from_secs(10), "genmove");
+    // Pondering on White's time takes the CPU: on a loaded machine only a share of a core, but
+    // far more than the few milliseconds an idle engine takes.
+    assert!(
+        cpu_grows(pid, 0.2, Duration::from_secs(10)),
+        "not pondering"
+    );
+    e.send("2 stop\n");
+    assert_eq!(e.response(Duration::from_secs(5), "stop"), ["=2 "]);
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_millis(1000));
+    let used = cpu_seconds(pid) - before;
+    assert!(used < 0.03, "{:.2} s of CPU in 1 s after stop", used);
+    // Other commands do not start it again; the next move of its own does.
+    e.send("3 name\n");
+    assert_eq!(e.response(Duration::from_secs(5), "name"), ["=3 tengen"]);
+    let before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        cpu_seconds(pid) - before < 0.03,
+        "pondering again after name"
+    );
+    e.send("4 play w c3\n5 genmove b\n");
+    e.response(Duration::from_secs(5), "play");
+    e.response(Duration::from_secs(10), "genmove");
+    assert!(
+        cpu_grows(pid, 0.2, Duration::from_secs(10)),
+        "not pondering after the move"
+    );
+    // With nothing running, stop is a plain success.
+    e.send("6 stop\n7 stop\n");
+    assert_eq!(e.response(Duration::from_secs(5), "stop"), ["=6 "]);
+    assert_eq!(e.response(Duration::from_secs(5), "stop"), ["=7 "]);
+    e.quit(Duration::from_secs(3));
+}

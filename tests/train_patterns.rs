@@ -1,8 +1,11 @@
 //! `tengen train-patterns` as a user runs it: on a directory of records (the SGF fixtures of
 //! gtp-scripts/, some of which the reader refuses), it reports held-out figures and writes a
-//! weights file that tengen can read back; a missing directory is an error message, not a panic.
+//! weights file that tengen can read back; on TYGEM lines it trains, measures the TYGEM and the
+//! SGF held-out sets, and measures a given weights file; a missing directory is an error
+//! message, not a panic.
 
 use std::process::Command;
+use tengen::board::{Board, Color};
 use tengen::patterns::Patterns;
 
 #[test]
@@ -56,4 +59,96 @@ fn a_missing_directory_is_reported() {
         "{}",
         stderr
     );
+}
+
+/// `n` games of random legal moves on 19×19 as TYGEM lines (`ID<TAB>;B[pd];W[dp]…`).
+fn random_tygem_lines(n: usize) -> String {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut text = String::new();
+    for g in 0..n {
+        let mut b = Board::new(19).unwrap();
+        let mut color = Color::Black;
+        text.push_str(&format!("{}\t", 90_000_000 + g));
+        for _ in 0..60 {
+            let legal: Vec<_> = b
+                .empty_points()
+                .iter()
+                .copied()
+                .filter(|&p| b.is_legal(p, color))
+                .collect();
+            let p = legal[rng.usize(..legal.len())];
+            let (x, y) = b.coords(p);
+            let letter = |v: usize| char::from(b'a' + v as u8);
+            let c = if color == Color::Black { 'B' } else { 'W' };
+            text.push_str(&format!(";{}[{}{}]", c, letter(x), letter(y)));
+            b.play(p, color);
+            color = color.opponent();
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn trains_on_tygem_lines_and_measures_both_held_out_sets() {
+    let dir = std::env::temp_dir().join(format!("tengen-tygem-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("2009-01"), random_tygem_lines(30)).unwrap();
+    let out = dir.join("weights.txt");
+    let run = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["train-patterns", "--tygem"])
+        .arg(&dir)
+        .args(["--data", "gtp-scripts", "--hold-out-every", "3"])
+        .args(["--position-stride", "2", "--iterations", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("records: 30 TYGEM games read, 0 lines refused"),
+        "{}",
+        stdout
+    );
+    let tygem = stdout
+        .lines()
+        .find(|l| l.starts_with("held-out TYGEM:"))
+        .unwrap();
+    assert!(tygem.contains("top-5"), "{}", tygem);
+    assert!(stdout
+        .lines()
+        .any(|l| l.starts_with("held-out SGF records of gtp-scripts:")));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("--tygem"), "the header names the command");
+    assert!(Patterns::parse(&text).is_ok());
+
+    // The weights just written, measured on the same held-out sets: the same figures.
+    let measured = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["train-patterns", "--tygem"])
+        .arg(&dir)
+        .args([
+            "--data",
+            "gtp-scripts",
+            "--hold-out-every",
+            "3",
+            "--weights",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let again = String::from_utf8_lossy(&measured.stdout);
+    assert!(measured.status.success());
+    assert!(again.contains("weights measured"), "{}", again);
+    let figures = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("held-out"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(figures(&stdout), figures(&again));
 }

@@ -1,16 +1,20 @@
 //! Live analysis as Leela Zero and KataGo defined it, for Sabaki and other analysis clients:
-//! `lz-analyze`, `kata-analyze` and their `genmove_analyze` forms.
+//! `lz-analyze`, `kata-analyze` and their `genmove_analyze` forms; and KataGo's `stop` and
+//! `clear_cache`, which end and forget searches.
 //!
 //! Arguments: `[colour] [interval] [interval N] [minmoves N] [maxmoves N] [avoid|allow C v,v,…
-//! N]`, plus `ownership`, `rootInfo`, `pvVisits`, `pvEdgeVisits` `true|false` for the `kata-`
-//! forms; the interval is in centiseconds.
+//! N]`, plus `ownership`, `ownershipStdev`, `movesOwnership`, `rootInfo`, `pvVisits`,
+//! `pvEdgeVisits` `true|false` for the `kata-` forms; the interval is in centiseconds.
 //! Every argument is checked before the `=` line, so a bad one gets `? syntax error` naming it
 //! and no analysis starts. Output: one line per interval of `info` blocks, one per root move,
 //! best first, each `info move V visits N winrate W … order K pv V V …` with the PV last
 //! (Sabaki reads a block as key/value pairs up to `pv`); values are the side to move's. `lz-`
 //! win rates are integers 0–10000, `kata-` ones floats 0–1 that always have a decimal point.
-//! `lz-analyze`/`kata-analyze` run until any new input line arrives (or the input ends) and then
-//! print one last line, so even an analysis stopped at once shows one; the `genmove_analyze`
+//! No line is printed before some root move has a playout's result. `lz-analyze`/`kata-analyze`
+//! run until any new input line arrives (or the input ends), or until the analysis limits
+//! (`--analysis-visits`, `--analysis-seconds`) are reached, and then print one last line, so
+//! even an analysis stopped at once shows one; stopped by its limits, the command stays open,
+//! idle, until the next line, as the dialect's answers end only then. The `genmove_analyze`
 //! forms search as `genmove` does, print a final `info` line (none when the move needed no
 //! search: the only legal move, or accepting the opponent's pass) and then `play V`, and play
 //! the move. A colour the rules do not let move now is refused, as `genmove` refuses it.
@@ -41,6 +45,10 @@ struct Request {
     maxmoves: Option<usize>,
     filters: Vec<MoveFilter>,
     ownership: bool,
+    /// KataGo's `ownershipStdev`: each point's standard deviation of ownership, after it.
+    ownership_stdev: bool,
+    /// KataGo's `movesOwnership`: each move's own ownership, in its `info` block.
+    moves_ownership: bool,
     /// KataGo's `rootInfo`: the search's visits, win rate and lead after the `info` blocks.
     root_info: bool,
     /// KataGo's `pvVisits` and `pvEdgeVisits`: the visits of each PV position, and along each
@@ -82,29 +90,37 @@ fn analyze(engine: &mut Engine, args: &[&str], out: &mut Stream, dialect: Dialec
     let board = engine.game().board().clone();
     let input = engine.input.clone();
     let stop = || input.new_line();
+    let limits = engine.player.config().analysis;
     let last = {
-        let mut report = |a: &Analysis| out.line(&info_line(&board, a, &request, dialect));
+        let mut report = |a: &Analysis| {
+            if a.has_results() {
+                out.line(&info_line(&board, a, &request, dialect));
+            }
+        };
         let mut watch = Watch {
             interrupted: &stop,
             min_playouts: moves::MIN_PLAYOUTS,
             progress: request
                 .interval
                 .map(|i| (i, &mut report as &mut dyn FnMut(&Analysis))),
+            ownership_detail: request.ownership_stdev || request.moves_ownership,
         };
         let (player, game) = engine.player_and_game();
         player
             .analyse_watched(
                 converted.as_ref().unwrap_or(game),
                 request.color,
-                (None, None),
+                limits,
                 &request.filters,
                 &mut watch,
             )
             .clone()
     };
-    out.line(&info_line(&board, &last, &request, dialect));
-    // The search ends by itself only when its tree is full; the answer still ends only when
-    // the controller sends something.
+    if last.has_results() {
+        out.line(&info_line(&board, &last, &request, dialect));
+    }
+    // The search has ended by its limits (or a full tree's); the answer still ends only when
+    // the controller sends something, and waiting costs nothing.
     while !stop() {
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -130,13 +146,18 @@ fn genmove_analyze(
     let interrupted = || input.interrupted();
     let board = engine.game().board().clone();
     let answer = {
-        let mut report = |a: &Analysis| out.line(&info_line(&board, a, &request, dialect));
+        let mut report = |a: &Analysis| {
+            if a.has_results() {
+                out.line(&info_line(&board, a, &request, dialect));
+            }
+        };
         let mut watch = Watch {
             interrupted: &interrupted,
             min_playouts: moves::MIN_PLAYOUTS,
             progress: request
                 .interval
                 .map(|i| (i, &mut report as &mut dyn FnMut(&Analysis))),
+            ownership_detail: request.ownership_stdev || request.moves_ownership,
         };
         moves::generate_move(
             engine,
@@ -147,10 +168,25 @@ fn genmove_analyze(
         )?
     };
     let last = engine.player.analysis();
-    if !last.moves.is_empty() {
+    if last.has_results() {
         out.line(&info_line(&board, last, &request, dialect));
     }
     Ok(format!("play {}", answer))
+}
+
+/// KataGo's `stop`: halts any pondering or analysis. Any line ends a running one before this
+/// command runs, so what is left to halt is pondering that would start again after the answer:
+/// it waits until the player has moved again.
+pub fn stop(engine: &mut Engine, _: &[&str]) -> Answer {
+    engine.disarm_ponder();
+    Ok(String::new())
+}
+
+/// KataGo's `clear_cache`: forgets the kept search tree and the kept judgement, so that the
+/// next search starts afresh.
+pub fn clear_cache(engine: &mut Engine, _: &[&str]) -> Answer {
+    engine.player.clear_cache();
+    Ok(String::new())
 }
 
 /// Reads the arguments: an optional colour, an optional bare interval, then key/value pairs.
@@ -167,6 +203,8 @@ fn parse_request(
         maxmoves: None,
         filters: Vec::new(),
         ownership: false,
+        ownership_stdev: false,
+        moves_ownership: false,
         root_info: false,
         pv_visits: false,
         pv_edge_visits: false,
@@ -252,7 +290,10 @@ fn parse_request(
                 });
                 rest = &tail[3..];
             }
-            "ownership" | "rootInfo" | "pvVisits" | "pvEdgeVisits" if dialect == Dialect::Kata => {
+            "ownership" | "ownershipStdev" | "movesOwnership" | "rootInfo" | "pvVisits"
+            | "pvEdgeVisits"
+                if dialect == Dialect::Kata =>
+            {
                 // KataGo reads these flags case-insensitively.
                 let on = match value(0)?.to_ascii_lowercase().as_str() {
                     "true" => true,
@@ -266,6 +307,8 @@ fn parse_request(
                 };
                 *match key {
                     "ownership" => &mut request.ownership,
+                    "ownershipStdev" => &mut request.ownership_stdev,
+                    "movesOwnership" => &mut request.moves_ownership,
                     "rootInfo" => &mut request.root_info,
                     "pvVisits" => &mut request.pv_visits,
                     _ => &mut request.pv_edge_visits,
@@ -314,6 +357,9 @@ fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -
                     line.push_str(&format!(" {} {}", key, visits.join(" ")));
                 }
             }
+            if request.moves_ownership {
+                push_values(&mut line, "movesOwnership", &m.ownership);
+            }
         }
     }
     if request.root_info && dialect == Dialect::Kata {
@@ -322,13 +368,27 @@ fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -
             a.root_visits, a.root_winrate, a.root_score_lead, a.root_score_lead
         ));
     }
-    if request.ownership && dialect == Dialect::Kata && !a.ownership.is_empty() {
-        line.push_str(" ownership");
-        for o in &a.ownership {
-            line.push_str(&format!(" {:.4}", o));
+    if dialect == Dialect::Kata {
+        if request.ownership {
+            push_values(&mut line, "ownership", &a.ownership);
+        }
+        if request.ownership_stdev {
+            push_values(&mut line, "ownershipStdev", &a.ownership_stdev);
         }
     }
     line
+}
+
+/// ` key v v v …`, one value per point (nothing when there are none).
+fn push_values(line: &mut String, key: &str, values: &[f32]) {
+    if values.is_empty() {
+        return;
+    }
+    line.push(' ');
+    line.push_str(key);
+    for v in values {
+        line.push_str(&format!(" {:.4}", v));
+    }
 }
 
 /// The moves to show: the visited ones best first (at most `maxmoves`), then unvisited ones by
@@ -433,6 +493,9 @@ mod tests {
         assert!(err("b 10 ownership maybe", Dialect::Kata).contains("'maybe'"));
         assert!(err("b 10 rootInfo true", Dialect::Lz).contains("'rootInfo'"));
         assert!(err("b 10 pvVisits yes", Dialect::Kata).contains("'yes'"));
+        assert!(err("b 10 movesOwnership true", Dialect::Lz).contains("'movesOwnership'"));
+        let r = parse("ownershipStdev true movesOwnership True", Dialect::Kata).unwrap();
+        assert!(r.ownership_stdev && r.moves_ownership && !r.ownership);
         let r = parse(
             "rootInfo TRUE pvVisits true pvEdgeVisits false",
             Dialect::Kata,
@@ -440,6 +503,35 @@ mod tests {
         .unwrap();
         assert!(r.root_info && r.pv_visits && !r.pv_edge_visits);
         assert!(err("b w", Dialect::Lz).contains("'w'"));
+    }
+
+    #[test]
+    fn clear_cache_makes_the_next_search_start_afresh() {
+        use crate::gtp::tests::ask;
+        use crate::gtp::Options;
+        let mut e = Engine::new(&Options {
+            size: 9,
+            search: crate::search::Config {
+                threads: 1,
+                visits: Some(300),
+                ..crate::search::Config::default()
+            },
+            ..Options::default()
+        })
+        .unwrap();
+        let text = |e: &mut Engine| {
+            let r = ask(e, "tengen-top_moves");
+            r[r.find("TEXT ").unwrap()..]
+                .split(':')
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(text(&mut e), "TEXT 300 playouts, 300 visits");
+        // The kept tree has the visits already.
+        assert_eq!(text(&mut e), "TEXT 0 playouts, 300 visits");
+        assert_eq!(ask(&mut e, "clear_cache"), "= \n\n");
+        assert_eq!(text(&mut e), "TEXT 300 playouts, 300 visits");
     }
 
     #[test]
@@ -458,6 +550,7 @@ mod tests {
                     score_lead: 2.5,
                     pv: vec![Move::Play(d4), Move::Play(e5)],
                     pv_visits: vec![20, 12],
+                    ownership: vec![0.25; 81],
                 },
                 MoveInfo {
                     mv: Move::Play(e5),
@@ -468,13 +561,16 @@ mod tests {
                     score_lead: 0.0,
                     pv: vec![Move::Play(e5)],
                     pv_visits: vec![0],
+                    ownership: vec![-0.75; 81],
                 },
             ],
             root_visits: 20,
             root_winrate: 0.625,
             root_score_lead: 2.5,
             score_lead: 2.0,
+            ownership_playouts: 30,
             ownership: vec![0.5; 81],
+            ownership_stdev: vec![0.125; 81],
         };
         let mut r = parse("", Dialect::Lz).unwrap();
         assert_eq!(
@@ -503,5 +599,27 @@ mod tests {
         ));
         // Leela Zero's dialect has none of them.
         assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("pvVisits"));
+        // Each move's ownership after its pv and pv visits; the spread after the ownership.
+        r.moves_ownership = true;
+        r.ownership_stdev = true;
+        r.ownership = true;
+        let kata = info_line(&b, &a, &r, Dialect::Kata);
+        let d4_owners = format!(" movesOwnership{} info move E5", " 0.2500".repeat(81));
+        assert!(
+            kata.contains(&format!("pvEdgeVisits 20 12{}", d4_owners)),
+            "{}",
+            kata
+        );
+        let e5_owners = format!(
+            "pvEdgeVisits 0 movesOwnership{} rootInfo",
+            " -0.7500".repeat(81)
+        );
+        assert!(kata.contains(&e5_owners), "{}", kata);
+        assert!(kata.ends_with(&format!(
+            "ownership{} ownershipStdev{}",
+            " 0.5000".repeat(81),
+            " 0.1250".repeat(81)
+        )));
+        assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("wnership"));
     }
 }

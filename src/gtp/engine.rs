@@ -174,6 +174,11 @@ impl Engine {
         self.ponder_armed = true;
     }
 
+    /// Keeps the player from thinking on the opponent's time until it moves again.
+    pub(super) fn disarm_ponder(&mut self) {
+        self.ponder_armed = false;
+    }
+
     /// Black's mean margin over `playouts` of a game other than the record (a what-if), its
     /// side to move searching; the tree is dropped after, so that the next search of the record
     /// does not value moves by it.

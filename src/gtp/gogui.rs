@@ -93,8 +93,8 @@ pub fn principal_variation(engine: &mut Engine, args: &[&str]) -> Answer {
     }))
 }
 
-/// `gfx`: the most visited moves labelled with their win rates, and a status line with their
-/// visits.
+/// `gfx`: the most visited moves labelled with their win rates, and a status line with this
+/// search's playouts, the root's visits (a kept tree's included) and each move's visits.
 pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Answer {
     let (board, _, analysis) = look(engine, args)?;
     let top: Vec<_> = analysis
@@ -134,8 +134,9 @@ pub fn top_moves(engine: &mut Engine, args: &[&str]) -> Answer {
         out.push_str(&format!("LABEL {}\n", labels.join(" ")));
     }
     out.push_str(&format!(
-        "TEXT {} playouts: {}",
+        "TEXT {} playouts, {} visits: {}",
         analysis.playouts,
+        analysis.root_visits,
         text.join(", ")
     ));
     Ok(out)
@@ -168,7 +169,7 @@ fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
         rules,
         komi,
         margin,
-        analysis.playouts,
+        analysis.ownership_playouts,
         black_wins * 100.0
     )
 }

@@ -163,7 +163,8 @@ const RULES_USAGE: &str = "japanese|chinese|prejudgement|aga|new_zealand|tromp-t
 const ANALYZE_USAGE: &str =
     "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR V,V,... N]";
 const KATA_ANALYZE_USAGE: &str = "[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] \
-     [avoid|allow COLOR V,V,... N] [ownership|rootInfo|pvVisits|pvEdgeVisits true|false]";
+     [avoid|allow COLOR V,V,... N] \
+     [ownership|ownershipStdev|movesOwnership|rootInfo|pvVisits|pvEdgeVisits true|false]";
 
 /// Every command the engine answers, in the order `list_commands` prints them. Adding a command
 /// is adding its line here.
@@ -304,6 +305,8 @@ pub const COMMANDS: &[Command] = &[
         ANY,
         analyze::kata_genmove_analyze,
     ),
+    cmd("stop", "", NONE, analyze::stop),
+    cmd("clear_cache", "", NONE, analyze::clear_cache),
     cmd("gogui-analyze_commands", "", NONE, gogui::analyze_commands),
     cmd("gogui-interrupt", "", NONE, gogui::interrupt),
     cmd("tengen-ownership", "[COLOR]", OPTIONAL, gogui::ownership),

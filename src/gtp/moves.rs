@@ -111,6 +111,7 @@ pub(super) fn with_interrupt<R>(
         interrupted: &interrupted,
         min_playouts: MIN_PLAYOUTS,
         progress: None,
+        ownership_detail: false,
     };
     f(engine, &mut watch)
 }

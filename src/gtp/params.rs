@@ -1,49 +1,60 @@
 //! Settings while running: KataGo's `kata-list-params`, `kata-get-param`, `kata-set-param` and
 //! Leela Zero's `lz-setoption`, over the same few settings the command line sets.
 //!
-//! KataGo's names where KataGo has the setting (`maxPlayouts`, `maxTime`, `numSearchThreads`,
-//! `ponderingEnabled`, `allowResignation`, `lagBuffer`), tengen's own otherwise (`resignBelow`,
-//! `maxMemory`, as `--resign-below` and `--max-memory`); Leela Zero's option names as Leela Zero
-//! spells them. Every value is checked before anything changes, so a refused setting changes
-//! nothing.
+//! KataGo's names where KataGo has the setting (`maxPlayouts`, `maxVisits`, `maxTime`,
+//! `maxVisitsPondering`, `maxTimePondering` — the limits of live analysis and pondering, as
+//! `--analysis-visits` and `--analysis-seconds` — `numSearchThreads`, `ponderingEnabled`,
+//! `allowResignation`, `lagBuffer`), tengen's own otherwise (`resignBelow`, `maxMemory`,
+//! `level`, as `--resign-below`, `--max-memory` and `--level`); Leela Zero's option names as
+//! Leela Zero spells them. Every value is checked before anything changes, so a refused setting
+//! changes nothing.
 
 use super::{Answer, Engine};
-use crate::search::{DEFAULT_MOVE_TIME, DEFAULT_RESIGN_BELOW};
+use crate::search::{level, DEFAULT_MOVE_TIME, DEFAULT_RESIGN_BELOW};
 use std::time::Duration;
 
-/// KataGo's "no limit" for `maxPlayouts` (2^50), printed when none is set and taken to mean
-/// none from there up.
+/// KataGo's "no limit" for `maxPlayouts` and `maxVisits` (2^50), printed when none is set and
+/// taken to mean none from there up.
 const UNLIMITED_PLAYOUTS: u64 = 1 << 50;
 
-/// KataGo's "no limit" for `maxTime`.
+/// KataGo's "no limit" for `maxTime`, and how it prints it.
 const UNLIMITED_TIME: f64 = 1e20;
+const UNLIMITED_TIME_TEXT: &str = "1e+20";
 
 /// The most search threads (as `--threads`).
 const MAX_THREADS: u64 = 1024;
 
 /// The settings, in the order `kata-list-params` names them.
-const PARAMS: [&str; 8] = [
+const PARAMS: [&str; 12] = [
     "maxPlayouts",
+    "maxVisits",
     "maxTime",
+    "maxVisitsPondering",
+    "maxTimePondering",
     "numSearchThreads",
     "ponderingEnabled",
     "allowResignation",
     "lagBuffer",
     "resignBelow",
     "maxMemory",
+    "level",
 ];
 
 /// One change, checked and ready to apply.
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Change {
     Playouts(Option<u64>),
+    Visits(Option<u64>),
     Time(Option<Duration>),
+    AnalysisVisits(Option<u64>),
+    AnalysisTime(Option<Duration>),
     Threads(usize),
     Pondering(bool),
     AllowResignation(bool),
     Lag(Duration),
     ResignBelow(f64),
     MaxMemory(usize),
+    Level(u8),
 }
 
 impl Engine {
@@ -51,7 +62,10 @@ impl Engine {
         let config = self.player.config_mut();
         match change {
             Change::Playouts(p) => config.playouts = p,
+            Change::Visits(v) => config.visits = v,
             Change::Time(t) => config.time = t,
+            Change::AnalysisVisits(v) => config.analysis.visits = v,
+            Change::AnalysisTime(t) => config.analysis.time = t,
             Change::Threads(n) => config.threads = n,
             Change::Pondering(on) => self.ponder = on,
             Change::AllowResignation(on) => {
@@ -65,6 +79,7 @@ impl Engine {
             }
             Change::Lag(lag) => self.player.clock_mut().lag_margin = lag,
             Change::MaxMemory(mb) => config.max_memory_mb = mb,
+            Change::Level(level) => config.level = level,
         }
     }
 }
@@ -79,18 +94,31 @@ fn value(engine: &mut Engine, name: &str) -> Option<String> {
     let config = engine.player.config();
     Some(match name {
         "maxPlayouts" => config.playouts.unwrap_or(UNLIMITED_PLAYOUTS).to_string(),
-        // Without either limit a move takes the default time.
-        "maxTime" => match (config.time, config.playouts) {
-            (Some(t), _) => seconds(t),
-            (None, Some(_)) => "1e+20".to_string(),
-            (None, None) => seconds(DEFAULT_MOVE_TIME),
+        "maxVisits" => config.visits.unwrap_or(UNLIMITED_PLAYOUTS).to_string(),
+        // Without any limit a move takes the default time.
+        "maxTime" => match config.time {
+            Some(t) => seconds(t),
+            None if config.playouts.is_some() || config.visits.is_some() => {
+                UNLIMITED_TIME_TEXT.to_string()
+            }
+            None => seconds(DEFAULT_MOVE_TIME),
         },
+        "maxVisitsPondering" => config
+            .analysis
+            .visits
+            .unwrap_or(UNLIMITED_PLAYOUTS)
+            .to_string(),
+        "maxTimePondering" => config
+            .analysis
+            .time
+            .map_or(UNLIMITED_TIME_TEXT.to_string(), seconds),
         "numSearchThreads" => config.threads.to_string(),
         "ponderingEnabled" => engine.ponder.to_string(),
         "allowResignation" => config.resign.is_some().to_string(),
         "lagBuffer" => seconds(lag),
         "resignBelow" => format!("{:?}", engine.resign_below),
         "maxMemory" => config.max_memory_mb.to_string(),
+        "level" => config.level.to_string(),
         _ => return None,
     })
 }
@@ -120,24 +148,31 @@ fn parse_int(s: &str, min: u64, max: u64) -> Result<u64, String> {
     }
 }
 
+/// A playout or visit limit as KataGo gives it: 2^50 or more is none.
+fn count_limit(v: &str) -> Result<Option<u64>, String> {
+    let n = parse_int(v, 1, u64::MAX)?;
+    Ok((n < UNLIMITED_PLAYOUTS).then_some(n))
+}
+
+/// A time limit in seconds as KataGo gives it: 1e20 or more is none.
+fn time_limit(v: &str) -> Result<Option<Duration>, String> {
+    let t = parse_float(v, 0.001, f64::MAX)?;
+    Ok((t < UNLIMITED_TIME).then(|| Duration::from_secs_f64(t.min(1e9))))
+}
+
 /// A KataGo setting and its value as a change, or why not.
 fn kata_change(engine: &Engine, name: &str, v: &str) -> Result<Change, String> {
     let config = engine.player.config();
     Ok(match name {
-        "maxPlayouts" => {
-            let n = parse_int(v, 1, u64::MAX)?;
-            Change::Playouts((n < UNLIMITED_PLAYOUTS).then_some(n))
-        }
-        "maxTime" => {
-            let t = parse_float(v, 0.001, f64::MAX)?;
-            if t < UNLIMITED_TIME {
-                Change::Time(Some(Duration::from_secs_f64(t.min(1e9))))
-            } else if config.playouts.is_some() {
-                Change::Time(None)
-            } else {
-                return Err("no time limit without a maxPlayouts limit".into());
-            }
-        }
+        "maxPlayouts" => Change::Playouts(count_limit(v)?),
+        "maxVisits" => Change::Visits(count_limit(v)?),
+        "maxTime" => match time_limit(v)? {
+            Some(t) => Change::Time(Some(t)),
+            None if config.playouts.is_some() || config.visits.is_some() => Change::Time(None),
+            None => return Err("no time limit without a maxPlayouts or maxVisits limit".into()),
+        },
+        "maxVisitsPondering" => Change::AnalysisVisits(count_limit(v)?),
+        "maxTimePondering" => Change::AnalysisTime(time_limit(v)?),
         "numSearchThreads" => {
             // As `--threads`: more than a few per core only delay the clock, so they are capped.
             let n = parse_int(v, 1, MAX_THREADS)? as usize;
@@ -152,6 +187,11 @@ fn kata_change(engine: &Engine, name: &str, v: &str) -> Result<Change, String> {
         "lagBuffer" => Change::Lag(Duration::from_secs_f64(parse_float(v, 0.0, 3600.0)?)),
         "resignBelow" => Change::ResignBelow(parse_float(v, 0.0, 1.0)?),
         "maxMemory" => Change::MaxMemory(parse_int(v, 16, 1_048_576)? as usize),
+        "level" => Change::Level(parse_int(
+            v,
+            u64::from(level::MIN_LEVEL),
+            u64::from(level::FULL_STRENGTH),
+        )? as u8),
         _ => {
             return Err(format!(
                 "Unrecognized or non-overridable parameter in kata-set-params: {}",
@@ -182,6 +222,7 @@ fn lz_options() -> String {
     [
         "option name Maximum Memory Use (MiB) type spin default 1024 min 128 max 131072",
         "option name Playouts type spin default 0 min 0 max 1000000000",
+        "option name Visits type spin default 0 min 0 max 1000000000",
         "option name Lagbuffer type spin default 100 min 0 max 3000",
         "option name Resign Percentage type spin default -1 min -1 max 30",
         "option name Pondering type check default false",
@@ -193,7 +234,8 @@ fn lz_options() -> String {
 
 /// `lz-setoption name NAME value VALUE` as Leela Zero reads it: the name is every word up to
 /// `value`, case-insensitive; Playouts 0 means none, and a playout limit excludes pondering (in
-/// both directions); Resign Percentage -1 is the default threshold and 0 never resigns.
+/// both directions); Visits 0 means none; Resign Percentage -1 is the default threshold and 0
+/// never resigns.
 pub fn lz_setoption(engine: &mut Engine, args: &[&str]) -> Answer {
     if args.is_empty() {
         return Ok(lz_options());
@@ -220,6 +262,10 @@ pub fn lz_setoption(engine: &mut Engine, args: &[&str]) -> Answer {
                 return Err("incorrect value".into());
             }
             Change::Playouts((n > 0).then_some(n))
+        }
+        "visits" => {
+            let n = parse_int(&value, 0, 1_000_000_000).map_err(incorrect)?;
+            Change::Visits((n > 0).then_some(n))
         }
         "lagbuffer" => {
             let cs = parse_int(&value, 0, 3000).map_err(incorrect)?;

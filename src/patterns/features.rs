@@ -5,8 +5,9 @@
 //! call it for every legal move at node expansion, and playouts may call [`shape_code`] (O(1):
 //! eight cells, eight liberty counts, eight symmetries) on the points near the last move.
 //!
-//! Larger shapes, diamonds of radius 2 to 4 without liberty marks ([`diamond_keys`]), cost a few
-//! hundred bit operations per candidate; they serve the priors, not the playouts.
+//! Larger shapes, the nested spatial patterns of radius 2 to 6 without liberty marks
+//! ([`spatial_keys`]: 84 points read, eight hashes updated per stone), serve the priors, not the
+//! playouts.
 //!
 //! Colours are relative to the player to move ("own" and "opponent"), so a shape and its colour
 //! swap with the other player to move are the same shape.
@@ -176,8 +177,8 @@ pub const NONE: u8 = u8::MAX;
 pub struct MoveFeatures {
     /// Canonical 3×3 shape, or `None` for a pass.
     pub shape: Option<u32>,
-    /// Canonical diamonds of radius 2, 3 and 4 ([`diamond_keys`]); zero for a pass.
-    pub diamonds: [u128; 3],
+    /// Spatial pattern keys of radius 2 to 6 ([`spatial_keys`]); zero for a pass.
+    pub spatials: [u64; SPATIAL_RADII],
     /// The value in each of [`GROUPS`], or [`NONE`].
     pub values: [u8; GROUP_COUNT],
 }
@@ -222,7 +223,7 @@ pub fn pass_features(board: &Board) -> MoveFeatures {
     values[PASS] = u8::from(board.last_moves().0 != Move::Pass);
     MoveFeatures {
         shape: None,
-        diamonds: [0; 3],
+        spatials: [0; SPATIAL_RADII],
         values,
     }
 }
@@ -327,34 +328,46 @@ pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
 
     MoveFeatures {
         shape: Some(shape_code(board, color, p)),
-        diamonds: diamond_keys(board, color, p),
+        spatials: spatial_keys(board, color, p),
         values,
     }
 }
 
-/// The largest diamond radius: a diamond of radius r is every point within Manhattan distance r
-/// of the move, the move itself excepted.
-pub const DIAMOND_RADII: [usize; 3] = [2, 3, 4];
-/// Points of the radius-4 diamond; those of radius r come first (12 for r = 2, 24 for r = 3).
-const DIAMOND_CELLS: usize = 40;
-/// Points within each radius of [`DIAMOND_RADII`].
-pub const DIAMOND_SIZES: [usize; 3] = [12, 24, 40];
+/// Radii of the nested spatial patterns: the pattern of radius r is every point within Manhattan
+/// distance r of the move (the move itself excepted), each empty, off the board, an own stone or
+/// an opponent stone. A candidate's spatial feature is the largest radius whose pattern has a
+/// weight.
+pub const MIN_SPATIAL_RADIUS: usize = 2;
+pub const MAX_SPATIAL_RADIUS: usize = 6;
+/// Number of radii, [`MIN_SPATIAL_RADIUS`] to [`MAX_SPATIAL_RADIUS`].
+pub const SPATIAL_RADII: usize = MAX_SPATIAL_RADIUS - MIN_SPATIAL_RADIUS + 1;
+/// Points within the largest radius: 2r(r + 1).
+const SPATIAL_CELLS: usize = cells_within(MAX_SPATIAL_RADIUS);
 
-/// The diamond's (dx, dy) offsets ordered by distance, then row, then column.
-const DIAMOND_OFFSETS: [(i32, i32); DIAMOND_CELLS] = make_diamond_offsets();
-/// Where point i of the diamond goes under each symmetry (distances are kept, so a smaller
-/// diamond maps onto itself).
-const DIAMOND_PERMUTATIONS: [[u8; DIAMOND_CELLS]; 8] = make_diamond_permutations();
+/// Points within Manhattan distance `r` of a point, the point excepted.
+pub const fn cells_within(r: usize) -> usize {
+    2 * r * (r + 1)
+}
 
-const fn make_diamond_offsets() -> [(i32, i32); DIAMOND_CELLS] {
-    let mut out = [(0, 0); DIAMOND_CELLS];
+/// The pattern's (dx, dy) offsets ordered by distance, then row, then column, so that the points
+/// within radius r are the first [`cells_within`]`(r)`.
+const SPATIAL_OFFSETS: [(i32, i32); SPATIAL_CELLS] = make_spatial_offsets();
+
+/// Per point of the pattern, per state (edge, own, opponent), per symmetry: the random key that
+/// the state on that point adds to that symmetric image of the pattern. A pattern's image under
+/// symmetry s is the XOR of its non-empty points' keys, so the 8 images are hashed in one pass.
+static SPATIAL_KEYS: [[[u64; 8]; 3]; SPATIAL_CELLS] = make_spatial_keys();
+
+const fn make_spatial_offsets() -> [(i32, i32); SPATIAL_CELLS] {
+    let mut out = [(0, 0); SPATIAL_CELLS];
+    let r = MAX_SPATIAL_RADIUS as i32;
     let mut n = 0;
     let mut d = 1;
-    while d <= 4 {
-        let mut dy: i32 = -4;
-        while dy <= 4 {
-            let mut dx: i32 = -4;
-            while dx <= 4 {
+    while d <= r {
+        let mut dy = -r;
+        while dy <= r {
+            let mut dx = -r;
+            while dx <= r {
                 if dx.abs() + dy.abs() == d {
                     out[n] = (dx, dy);
                     n += 1;
@@ -368,39 +381,90 @@ const fn make_diamond_offsets() -> [(i32, i32); DIAMOND_CELLS] {
     out
 }
 
-const fn make_diamond_permutations() -> [[u8; DIAMOND_CELLS]; 8] {
-    let mut out = [[0u8; DIAMOND_CELLS]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut k = 0;
-        while k < DIAMOND_CELLS {
-            let (x, y) = DIAMOND_OFFSETS[k];
+/// SplitMix64: the fixed random keys of the spatial hash (changing them changes every key in the
+/// weights file).
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn make_spatial_keys() -> [[[u64; 8]; 3]; SPATIAL_CELLS] {
+    // The key of state t on pattern point j, before any symmetry.
+    let mut base = [[0u64; 3]; SPATIAL_CELLS];
+    let mut j = 0;
+    while j < SPATIAL_CELLS {
+        let mut t = 0;
+        while t < 3 {
+            base[j][t] = splitmix(0x7465_6E67_656E_0000 + (3 * j + t) as u64);
+            t += 1;
+        }
+        j += 1;
+    }
+    let mut out = [[[0u64; 8]; 3]; SPATIAL_CELLS];
+    let mut i = 0;
+    while i < SPATIAL_CELLS {
+        let mut s = 0;
+        while s < 8 {
+            // Point i lands on point j under symmetry s.
+            let (x, y) = SPATIAL_OFFSETS[i];
             let (a, b) = symmetry(s, x, y);
             let mut j = 0;
-            while j < DIAMOND_CELLS {
-                if DIAMOND_OFFSETS[j].0 == a && DIAMOND_OFFSETS[j].1 == b {
-                    out[s][k] = j as u8;
+            while j < SPATIAL_CELLS {
+                if SPATIAL_OFFSETS[j].0 == a && SPATIAL_OFFSETS[j].1 == b {
+                    let mut t = 0;
+                    while t < 3 {
+                        out[i][t][s] = base[j][t];
+                        t += 1;
+                    }
                 }
                 j += 1;
             }
-            k += 1;
+            s += 1;
         }
-        s += 1;
+        i += 1;
     }
     out
 }
 
-/// The canonical diamond shapes around `p` for `color` to move, for radius 2, 3 and 4: two bits
-/// per point (0 empty, 1 edge or beyond, 2 own stone, 3 opponent stone, no liberties) in
-/// [`DIAMOND_OFFSETS`] order, the smallest of the 8 symmetric images, and the radius's index in
-/// [`DIAMOND_RADII`] in the top bits so that the three never collide.
-pub fn diamond_keys(board: &Board, color: Color, p: Point) -> [u128; 3] {
+/// Folds state `state` (1 edge, 2 own, 3 opponent; 0 empty adds nothing) of pattern point `i`
+/// into the 8 images.
+#[inline(always)]
+fn fold_point(images: &mut [u64; 8], i: usize, state: usize) {
+    if state != 0 {
+        let keys = &SPATIAL_KEYS[i][state - 1];
+        for (image, key) in images.iter_mut().zip(keys) {
+            *image ^= key;
+        }
+    }
+}
+
+/// The key of radius `r` given the 8 images of the pattern within it: the smallest image (the
+/// same for all 8 symmetric patterns), with the radius in the top four bits so that radii never
+/// collide and the key's first hex digit names it.
+#[inline(always)]
+fn radius_key(images: &[u64; 8], r: usize) -> u64 {
+    let smallest = images.iter().copied().min().unwrap_or(0);
+    ((r as u64) << 60) | (smallest >> 4)
+}
+
+/// The spatial pattern keys around `p` for `color` to move, radius [`MIN_SPATIAL_RADIUS`] first:
+/// each the same under the 8 symmetries of the square, and under swapping the stones' colours
+/// together with the player to move (colours are own and opponent). Keys are hashes (64 bits,
+/// 60 of them random), not codes: two patterns colliding is as likely as for the board's own
+/// position hashes.
+pub fn spatial_keys(board: &Board, color: Color, p: Point) -> [u64; SPATIAL_RADII] {
     let (x, y) = board.coords(p);
     let n = board.size() as i32;
-    let mut images = [0u128; 8];
-    for (i, &(dx, dy)) in DIAMOND_OFFSETS.iter().enumerate() {
-        let (cx, cy) = (x as i32 + dx, y as i32 + dy);
-        let state: u128 = if cx < 0 || cy < 0 || cx >= n || cy >= n {
+    let (x, y) = (x as i32, y as i32);
+    let mut images = [0u64; 8];
+    let mut keys = [0u64; SPATIAL_RADII];
+    let mut r = MIN_SPATIAL_RADIUS;
+    let mut end = cells_within(r);
+    for (i, &(dx, dy)) in SPATIAL_OFFSETS.iter().enumerate() {
+        let (cx, cy) = (x + dx, y + dy);
+        let state = if cx < 0 || cy < 0 || cx >= n || cy >= n {
             1
         } else {
             match board.color(board.point(cx as usize, cy as usize)) {
@@ -409,52 +473,33 @@ pub fn diamond_keys(board: &Board, color: Color, p: Point) -> [u128; 3] {
                 Some(_) => 3,
             }
         };
-        if state != 0 {
-            for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
-                *image |= state << (2 * perm[i] as u32);
-            }
+        fold_point(&mut images, i, state);
+        if i + 1 == end {
+            keys[r - MIN_SPATIAL_RADIUS] = radius_key(&images, r);
+            r += 1;
+            end = cells_within(r.min(MAX_SPATIAL_RADIUS));
         }
-    }
-    let mut keys = [0u128; 3];
-    for (r, key) in keys.iter_mut().enumerate() {
-        let mask = (1u128 << (2 * DIAMOND_SIZES[r])) - 1;
-        let best = images.iter().map(|&c| c & mask).min().unwrap_or(0);
-        *key = best | ((r as u128) << 120);
     }
     keys
 }
 
-/// A diamond key as its digits (0 empty, 1 edge, 2 own, 3 opponent), one per point.
-pub fn diamond_digits(key: u128) -> String {
-    let r = (key >> 120) as usize;
-    (0..DIAMOND_SIZES[r.min(2)])
-        .map(|k| char::from(b'0' + ((key >> (2 * k)) & 3) as u8))
-        .collect()
+/// The radius of a spatial key.
+pub fn spatial_radius(key: u64) -> usize {
+    (key >> 60) as usize
 }
 
-/// The key of a diamond written as digits; its length gives the radius.
-pub fn parse_diamond_digits(s: &str) -> Option<u128> {
-    let r = DIAMOND_SIZES.iter().position(|&n| n == s.len())?;
-    let mut key = (r as u128) << 120;
-    for (k, ch) in s.bytes().enumerate() {
+/// The key of a pattern written as digits (0 empty, 1 edge, 2 own stone, 3 opponent stone), one
+/// per point in order of distance, then row, then column; its length, [`cells_within`] of a
+/// radius, gives the radius. The weights files before the hashed keys listed their diamonds of
+/// radius 2 to 4 this way.
+pub fn spatial_key_of_digits(digits: &str) -> Option<u64> {
+    let r = (MIN_SPATIAL_RADIUS..=MAX_SPATIAL_RADIUS).find(|&r| cells_within(r) == digits.len())?;
+    let mut images = [0u64; 8];
+    for (i, ch) in digits.bytes().enumerate() {
         if !(b'0'..=b'3').contains(&ch) {
             return None;
         }
-        key |= ((ch - b'0') as u128) << (2 * k);
+        fold_point(&mut images, i, (ch - b'0') as usize);
     }
-    Some(key)
-}
-
-/// Whether a key is the smallest of its symmetric images (as [`diamond_keys`] produces).
-pub fn is_canonical_diamond(key: u128) -> bool {
-    let r = ((key >> 120) as usize).min(2);
-    let mut images = [0u128; 8];
-    for i in 0..DIAMOND_SIZES[r] {
-        let state = (key >> (2 * i)) & 3;
-        for (image, perm) in images.iter_mut().zip(&DIAMOND_PERMUTATIONS) {
-            *image |= state << (2 * perm[i] as u32);
-        }
-    }
-    let body = key & ((1u128 << 120) - 1);
-    images.iter().all(|&c| c >= body)
+    Some(radius_key(&images, r))
 }

@@ -2,16 +2,15 @@
 //! move, for the search's priors (and later its playouts).
 //!
 //! A candidate move is described by its [`features::MoveFeatures`] — a 3×3 shape with liberty
-//! marks, the largest diamond shape (radius 2 to 4) frequent enough to have a weight, capture,
+//! marks, the largest spatial pattern (radius 2 to 6) frequent enough to have a weight, capture,
 //! atari and escape (with ladder status), self-atari, distances to the last two moves, line and
 //! pass — and its strength is the product of one weight ("gamma") per feature value, as in the
 //! generalized Bradley–Terry model of Coulom's "Computing Elo Ratings of Move Patterns in the Game
 //! of Go" (2007). The probability of a move is its strength divided by the sum over all legal
 //! moves. `tengen train-patterns` (the `train_patterns` tool) fits the gammas by
 //! minorization–maximization; the result is the plain-text `weights.txt` next to this file,
-//! embedded in the binary and parsed once by [`Patterns::load`].
-//! Rebuild it from the repository root with
-//! `cargo run --release -- train-patterns --out src/patterns/weights.txt`.
+//! embedded in the binary and parsed once by [`Patterns::load`]. How to rebuild it from the
+//! TYGEM 9-dan games is in README "Move patterns" and `tengen train-patterns --help`.
 //!
 //! Invariants: every gamma is finite and positive; a shape not in the table (too rare in the
 //! training data to earn a weight of its own) gets the shared weight of rare shapes.
@@ -23,7 +22,7 @@
 pub mod features;
 
 use crate::board::{Board, Color, Move, Point};
-use features::{MoveFeatures, GROUPS, GROUP_COUNT, MAX_VALUES, NONE};
+use features::{MoveFeatures, GROUPS, GROUP_COUNT, MAX_VALUES, NONE, SPATIAL_RADII};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -63,16 +62,16 @@ impl Hasher for ShapeHasher {
 }
 
 type ShapeMap = HashMap<u32, f32, BuildHasherDefault<ShapeHasher>>;
-type DiamondMap = HashMap<u128, f32, BuildHasherDefault<ShapeHasher>>;
+type SpatialMap = HashMap<u64, f32, BuildHasherDefault<ShapeHasher>>;
 
 /// The gammas of every feature value.
 #[derive(Clone, Debug)]
 pub struct Patterns {
     shapes: ShapeMap,
     rare_shape: f32,
-    /// Diamonds frequent enough in the training games to have a weight; a candidate takes the
-    /// largest of its diamonds that has one (none: a factor of 1).
-    diamonds: DiamondMap,
+    /// Spatial patterns frequent enough in the training games to have a weight; a candidate
+    /// takes the largest of its patterns that has one (none: a factor of 1).
+    spatials: SpatialMap,
     groups: [[f32; MAX_VALUES]; GROUP_COUNT],
 }
 
@@ -82,7 +81,7 @@ impl Patterns {
         Patterns {
             shapes: ShapeMap::default(),
             rare_shape: 1.0,
-            diamonds: DiamondMap::default(),
+            spatials: SpatialMap::default(),
             groups: [[1.0; MAX_VALUES]; GROUP_COUNT],
         }
     }
@@ -102,23 +101,23 @@ impl Patterns {
         self.shapes.len()
     }
 
-    /// Diamonds with a weight.
-    pub fn diamond_count(&self) -> usize {
-        self.diamonds.len()
+    /// Spatial patterns with a weight.
+    pub fn spatial_count(&self) -> usize {
+        self.spatials.len()
     }
 
-    /// The gamma of the largest of `keys` (radius 2, 3, 4) that has one, or 1.
+    /// The gamma of the largest of `keys` (smallest radius first) that has one, or 1.
     #[inline]
-    pub fn diamond_gamma(&self, keys: &[u128; 3]) -> f32 {
+    pub fn spatial_gamma(&self, keys: &[u64; SPATIAL_RADII]) -> f32 {
         keys.iter()
             .rev()
-            .find_map(|k| self.diamonds.get(k).copied())
+            .find_map(|k| self.spatials.get(k).copied())
             .unwrap_or(1.0)
     }
 
-    /// Sets the gamma of a diamond key.
-    pub fn set_diamond_gamma(&mut self, key: u128, gamma: f32) {
-        self.diamonds.insert(key, gamma);
+    /// Sets the gamma of a spatial pattern key.
+    pub fn set_spatial_gamma(&mut self, key: u64, gamma: f32) {
+        self.spatials.insert(key, gamma);
     }
 
     /// The gamma of a canonical shape code.
@@ -136,7 +135,7 @@ impl Patterns {
     #[inline]
     pub fn strength(&self, f: &MoveFeatures) -> f32 {
         let mut s = match f.shape {
-            Some(shape) => self.shape_gamma(shape) * self.diamond_gamma(&f.diamonds),
+            Some(shape) => self.shape_gamma(shape) * self.spatial_gamma(&f.spatials),
             None => 1.0,
         };
         for (g, &v) in f.values.iter().enumerate() {
@@ -187,7 +186,8 @@ impl Patterns {
     }
 
     /// The weights file: `header` as comment lines, then one `GROUP VALUE GAMMA`,
-    /// `shape DIGITS GAMMA`, `shape rare GAMMA` or `diamond DIGITS GAMMA` line per weight.
+    /// `shape DIGITS GAMMA`, `shape rare GAMMA` or `spatial KEY GAMMA` line per weight (KEY in
+    /// 16 hex digits, the first its radius).
     pub fn to_text(&self, header: &str) -> String {
         let mut out = String::new();
         for line in header.lines() {
@@ -206,19 +206,18 @@ impl Patterns {
         for (code, gamma) in shapes {
             out.push_str(&format!("shape {} {:.4e}\n", shape_digits(code), gamma));
         }
-        let mut diamonds: Vec<(u128, f32)> = self.diamonds.iter().map(|(&k, &v)| (k, v)).collect();
-        diamonds.sort_by_key(|&(k, _)| k);
-        for (key, gamma) in diamonds {
-            out.push_str(&format!(
-                "diamond {} {:.4e}\n",
-                features::diamond_digits(key),
-                gamma
-            ));
+        let mut spatials: Vec<(u64, f32)> = self.spatials.iter().map(|(&k, &v)| (k, v)).collect();
+        spatials.sort_by_key(|&(k, _)| k);
+        for (key, gamma) in spatials {
+            out.push_str(&format!("spatial {:016x} {:.3e}\n", key, gamma));
         }
         out
     }
 
-    /// Reads a weights file written by [`Patterns::to_text`]; values not listed stay 1.
+    /// Reads a weights file written by [`Patterns::to_text`]; values not listed stay 1. Also
+    /// reads the earlier files' `diamond DIGITS GAMMA` lines (patterns of radius 2 to 4 spelled
+    /// out, see [`features::spatial_key_of_digits`]), so that their predictions can be measured
+    /// against new weights.
     pub fn parse(text: &str) -> Result<Patterns, String> {
         let mut p = Patterns::uniform();
         for (i, line) in text.lines().enumerate() {
@@ -247,11 +246,15 @@ impl Patterns {
                 }
                 continue;
             }
+            if name == "spatial" {
+                let key = parse_spatial_key(key).ok_or_else(|| bad("bad spatial key"))?;
+                p.spatials.insert(key, gamma);
+                continue;
+            }
             if name == "diamond" {
-                let key = features::parse_diamond_digits(key)
-                    .filter(|&k| features::is_canonical_diamond(k))
+                let key = features::spatial_key_of_digits(key)
                     .ok_or_else(|| bad("bad diamond digits"))?;
-                p.diamonds.insert(key, gamma);
+                p.spatials.insert(key, gamma);
                 continue;
             }
             let Some(g) = GROUPS.iter().position(|&(n, _)| n == name) else {
@@ -272,6 +275,18 @@ pub fn shape_digits(code: u32) -> String {
     (0..8)
         .map(|k| char::from(b'0' + ((code >> (3 * k)) & 7) as u8))
         .collect()
+}
+
+/// A spatial key: 16 hex digits, the first a radius of the model.
+fn parse_spatial_key(s: &str) -> Option<u64> {
+    if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let key = u64::from_str_radix(s, 16).ok()?;
+    let r = features::spatial_radius(key);
+    (features::MIN_SPATIAL_RADIUS..=features::MAX_SPATIAL_RADIUS)
+        .contains(&r)
+        .then_some(key)
 }
 
 fn parse_shape_digits(s: &str) -> Option<u32> {
@@ -334,41 +349,105 @@ mod tests {
         );
     }
 
+    /// A map of (column, row) on a 19×19 board.
+    type BoardMap = fn((usize, usize)) -> (usize, usize);
+
+    /// The 8 symmetries of a 19×19 board.
+    fn board_symmetries() -> [BoardMap; 8] {
+        [
+            |(x, y)| (x, y),
+            |(x, y)| (18 - x, y),
+            |(x, y)| (x, 18 - y),
+            |(x, y)| (18 - x, 18 - y),
+            |(x, y)| (y, x),
+            |(x, y)| (18 - y, x),
+            |(x, y)| (y, 18 - x),
+            |(x, y)| (18 - y, 18 - x),
+        ]
+    }
+
     #[test]
-    fn symmetric_diamonds_get_the_same_keys() {
-        // Stones at distances 1 to 4 from the centre point, then the same turned a quarter with
-        // the colours swapped (White to move).
-        let stones = [(1, 0), (-2, 1), (0, 3), (-1, -3), (2, 2)];
-        let black: Vec<(usize, usize)> = stones[..3]
-            .iter()
-            .map(|&(dx, dy)| ((9 + dx) as usize, (9 + dy) as usize))
-            .collect();
-        let white: Vec<(usize, usize)> = stones[3..]
-            .iter()
-            .map(|&(dx, dy)| ((9 + dx) as usize, (9 + dy) as usize))
-            .collect();
+    fn spatial_keys_are_the_same_under_all_symmetries_and_colour_swap() {
+        use features::spatial_keys;
+        // Around (4,3), near a corner so that the edge is part of every radius from 4 on: stones
+        // at distances 1 to 6, of both colours.
+        let black = [(5, 3), (4, 5), (1, 2), (8, 4), (4, 9)];
+        let white = [(3, 2), (6, 5), (2, 0), (9, 3), (0, 5)];
+        let centre = (4, 3);
         let a = board_with(19, &black, &white);
-        let turn = |v: &[(usize, usize)]| -> Vec<(usize, usize)> {
-            v.iter().map(|&(x, y)| (18 - y, x)).collect()
-        };
-        let b = board_with(19, &turn(&white), &turn(&black));
-        let ka = features::diamond_keys(&a, Color::Black, a.point(9, 9));
-        let kb = features::diamond_keys(&b, Color::White, b.point(9, 9));
-        assert_eq!(ka, kb);
-        // The three radii see different shapes, and the digits name them.
-        assert_ne!(ka[0] & ((1 << 120) - 1), ka[1] & ((1 << 120) - 1));
-        for k in ka {
-            assert!(features::is_canonical_diamond(k));
-            let digits = features::diamond_digits(k);
-            assert_eq!(features::parse_diamond_digits(&digits), Some(k));
+        let keys = spatial_keys(&a, Color::Black, a.point(centre.0, centre.1));
+        // Every radius has its own key, its radius in the first hex digit.
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(
+                features::spatial_radius(k),
+                features::MIN_SPATIAL_RADIUS + i
+            );
         }
-        assert_eq!(features::diamond_digits(ka[0]).len(), 12);
-        // Moving one stone by a point changes the radius-4 diamond.
-        let c = board_with(19, &black, &[(8, 6), (12, 11)]);
-        assert_ne!(
-            features::diamond_keys(&c, Color::Black, c.point(9, 9))[2],
-            ka[2]
-        );
+        for t in board_symmetries() {
+            let map = |v: &[(usize, usize)]| v.iter().map(|&q| t(q)).collect::<Vec<_>>();
+            let (c, (bx, by)) = (map(&[centre]), t(centre));
+            assert_eq!(c[0], (bx, by));
+            let turned = board_with(19, &map(&black), &map(&white));
+            assert_eq!(
+                spatial_keys(&turned, Color::Black, turned.point(bx, by)),
+                keys
+            );
+            // The colours swapped, with White to move: the same pattern.
+            let swapped = board_with(19, &map(&white), &map(&black));
+            assert_eq!(
+                spatial_keys(&swapped, Color::White, swapped.point(bx, by)),
+                keys
+            );
+            // The same stones seen by the other player are other patterns, at every radius.
+            let other = spatial_keys(&turned, Color::White, turned.point(bx, by));
+            assert!(other.iter().zip(&keys).all(|(o, k)| o != k));
+        }
+    }
+
+    #[test]
+    fn spatial_keys_nest_by_radius_and_match_their_digits() {
+        use features::{spatial_key_of_digits, spatial_keys};
+        // Own stone right of the centre, opponent stone up-left. Digits by distance, then row,
+        // then column: distance 1 is up, left, right, down; distance 2 is (0,-2), (-1,-1),
+        // (1,-1), (-2,0), (2,0), (-1,1), (1,1), (0,2).
+        let b = board_with(19, &[(10, 9)], &[(8, 8)]);
+        let keys = spatial_keys(&b, Color::Black, b.point(9, 9));
+        assert_eq!(spatial_key_of_digits("002003000000"), Some(keys[0]));
+        // Radius 3 adds twelve empty points.
+        let r3 = format!("002003000000{}", "0".repeat(12));
+        assert_eq!(spatial_key_of_digits(&r3), Some(keys[1]));
+        // Any of the 8 images of the digits gives the same key: the mirror image left to right.
+        assert_eq!(spatial_key_of_digits("020000300000"), Some(keys[0]));
+        assert_eq!(spatial_key_of_digits("0020030000"), None);
+        assert_eq!(spatial_key_of_digits("002003000004"), None);
+
+        // A stone at distance 5 changes the patterns of radius 5 and 6 only; one at distance 2
+        // changes them all.
+        let far = board_with(19, &[(10, 9), (12, 7)], &[(8, 8)]);
+        let far_keys = spatial_keys(&far, Color::Black, far.point(9, 9));
+        assert_eq!(far_keys[..3], keys[..3]);
+        assert!(far_keys[3..].iter().zip(&keys[3..]).all(|(f, k)| f != k));
+        let near = board_with(19, &[(10, 9), (9, 11)], &[(8, 8)]);
+        let near_keys = spatial_keys(&near, Color::Black, near.point(9, 9));
+        assert!(near_keys.iter().zip(&keys).all(|(n, k)| n != k));
+        // The empty pattern of each radius is its radius alone.
+        let empty = Board::new(19).unwrap();
+        let empty_keys = spatial_keys(&empty, Color::Black, empty.point(9, 9));
+        for (i, &k) in empty_keys.iter().enumerate() {
+            assert_eq!(k, ((features::MIN_SPATIAL_RADIUS + i) as u64) << 60);
+        }
+    }
+
+    #[test]
+    fn committed_weights_know_the_opening_points() {
+        // The 4-4 and 3-4 points of the empty board are played in most games: their radius-6
+        // patterns (the corner in view) are in the dictionary, whatever orientation.
+        let p = Patterns::load();
+        let b = Board::new(19).unwrap();
+        for (x, y) in [(3, 3), (15, 3), (2, 3), (3, 16), (16, 15)] {
+            let keys = features::spatial_keys(&b, Color::Black, b.point(x, y));
+            assert!(p.spatials.contains_key(&keys[4]), "({}, {})", x, y);
+        }
     }
 
     #[test]
@@ -440,7 +519,7 @@ mod tests {
     fn loaded_weights_prefer_capturing_a_big_group_to_a_first_line_move() {
         let p = Patterns::load();
         assert!(p.shape_count() > 100, "the committed weights are trained");
-        assert!(p.diamond_count() > 100);
+        assert!(p.spatial_count() > 100);
         // An opening with a fight in the centre: White has just extended a group of four stones
         // into atari at (12,9); Black captures at (13,9).
         let mut b = board_with(
@@ -488,7 +567,11 @@ mod tests {
         p.set_shape_gamma(Some(shape), 2.5);
         p.set_shape_gamma(None, 0.75);
         p.set_group_gamma(CAPTURE, 3, 12.0);
+        let spatial = features::spatial_keys(&b, Color::Black, b.point(2, 2));
+        p.set_spatial_gamma(spatial[4], 7.5);
         let q = Patterns::parse(&p.to_text("a header\nof two lines")).unwrap();
+        assert_eq!(q.spatial_gamma(&spatial), 7.5);
+        assert_eq!(q.spatial_count(), 1);
         assert_eq!(q.shape_gamma(shape), 2.5);
         assert_eq!(q.shape_gamma(shape ^ 1), 0.75);
         assert_eq!(q.group_gamma(CAPTURE, 3), 12.0);
@@ -502,6 +585,12 @@ mod tests {
             "shape 00000008 1.0",
             "shape 00000001 1.0",
             "capture 1",
+            "spatial 0123456789abcdef 1.0",
+            "spatial 7123456789abcdef 1.0",
+            "spatial 2123456789abcde 1.0",
+            "spatial 2123456789abcdeg 1.0",
+            "spatial +123456789abcdef 1.0",
+            "diamond 0020030000 1.0",
         ] {
             assert!(Patterns::parse(bad).is_err(), "{}", bad);
         }

@@ -89,6 +89,10 @@ pub struct Watch<'a> {
     pub min_playouts: u64,
     /// Called with a snapshot every `interval` while the search runs.
     pub progress: Option<(Duration, Reporter<'a>)>,
+    /// Whether the snapshots show the ownership's standard deviation and each root move's
+    /// ownership (KataGo's `ownershipStdev`, `movesOwnership`). The search then starts from a
+    /// fresh tree, since they cover its own playouts only.
+    pub ownership_detail: bool,
 }
 
 impl Watch<'_> {
@@ -98,6 +102,7 @@ impl Watch<'_> {
             interrupted: &|| false,
             min_playouts: 0,
             progress: None,
+            ownership_detail: false,
         }
     }
 }
@@ -106,7 +111,7 @@ impl Watch<'_> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveInfo {
     pub mv: Move,
-    /// Playouts through the move.
+    /// Playouts through the move whose outcome has arrived.
     pub visits: u32,
     /// The side to move's winning chance after this move (a draw counts half); before any
     /// playout, the prior's estimate.
@@ -123,6 +128,10 @@ pub struct MoveInfo {
     /// The playouts through the position after each move of `pv` (a tree, so also the
     /// playouts along each move).
     pub pv_visits: Vec<u32>,
+    /// Ownership over this search's playouts through the move, as [`Analysis::ownership`];
+    /// empty unless the watch asked for the detail. A move without such playouts shows the
+    /// position's, as its win rate shows the prior's.
+    pub ownership: Vec<f32>,
 }
 
 /// A view of a search: the root moves best first and the board's expected owners.
@@ -139,9 +148,33 @@ pub struct Analysis {
     pub root_score_lead: f64,
     /// The side to move's mean lead over all playouts, in points.
     pub score_lead: f64,
+    /// The playouts behind `score_lead` and `ownership`: this search's, and the earlier
+    /// searches' of the same position when its tree was kept.
+    pub ownership_playouts: u64,
     /// Ownership per point in `Board::points` order (top row first): +1 the side to move's,
     /// −1 the opponent's.
     pub ownership: Vec<f32>,
+    /// The standard deviation of each point's owner over the playouts, in [0, 1], same order;
+    /// empty unless the watch asked for the detail.
+    pub ownership_stdev: Vec<f32>,
+}
+
+impl Analysis {
+    /// Whether any root move has a playout's result to show.
+    pub fn has_results(&self) -> bool {
+        self.moves.iter().any(|m| m.visits > 0)
+    }
+}
+
+/// The ownership a snapshot shows, Black's, in `Board::points` order: over all playouts, its
+/// standard deviation, and per root move in the tree's order of the root's children (the last
+/// two empty unless the search keeps them).
+pub(super) struct OwnershipView {
+    /// The playouts behind it.
+    pub(super) playouts: u64,
+    pub(super) black: Vec<f32>,
+    pub(super) stdev: Vec<f32>,
+    pub(super) by_move: Vec<Vec<f32>>,
 }
 
 /// The longest principal variation shown.
@@ -149,16 +182,23 @@ const PV_LENGTH: usize = 24;
 
 /// A snapshot of the tree rooted at a position where `color` moves. `score_offset` is added to
 /// Black's margins before they are shown: it takes out a komi that only the search uses
-/// (dynamic komi). `ownership_black` is Black's, in `Board::points` order, and
-/// `mean_margin_black` Black's mean margin in points over all playouts.
+/// (dynamic komi). `mean_margin_black` is Black's mean margin in points over all playouts.
 pub(super) fn snapshot(
     tree: &Tree,
     color: Color,
     score_offset: HalfPoints,
     playouts: u64,
-    ownership_black: &[f32],
+    owners: &OwnershipView,
     mean_margin_black: f64,
 ) -> Analysis {
+    // The side to move's view of Black's ownership.
+    let own = |black: &[f32]| -> Vec<f32> {
+        black
+            .iter()
+            .map(|&o| if color == Color::Black { o } else { -o })
+            .collect()
+    };
+    let ownership = own(&owners.black);
     let offset = score_offset.as_f64();
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
     let kids: Vec<u32> = tree.children(Tree::ROOT).collect();
@@ -169,11 +209,12 @@ pub(super) fn snapshot(
         .max(1e-9);
     let mut moves: Vec<MoveInfo> = kids
         .iter()
-        .map(|&c| {
+        .enumerate()
+        .map(|(k, &c)| {
             let s = tree.node(c).stats();
-            // Virtual losses in flight count a visit before its result: use the playouts whose
-            // outcome has arrived, never more than the visits.
-            let n = s.visits;
+            // Virtual losses in flight count a visit before its result: show the playouts whose
+            // outcome has arrived.
+            let n = s.outcomes;
             let (winrate, lcb, lead) = if n > 0 {
                 let p = (s.wins / n as f64).clamp(0.0, 1.0);
                 let se = (p * (1.0 - p) / n as f64).sqrt();
@@ -184,6 +225,11 @@ pub(super) fn snapshot(
                 (p, 0.0, sign * (mean_margin_black + offset))
             };
             let (pv, pv_visits) = principal_variation(tree, c);
+            let move_ownership = match owners.by_move.get(k) {
+                Some(black) if !black.is_empty() => own(black),
+                Some(_) => ownership.clone(),
+                None => Vec::new(),
+            };
             MoveInfo {
                 mv: tree.node(c).mv(),
                 visits: n,
@@ -193,6 +239,7 @@ pub(super) fn snapshot(
                 score_lead: lead,
                 pv,
                 pv_visits,
+                ownership: move_ownership,
             }
         })
         .collect();
@@ -206,7 +253,7 @@ pub(super) fn snapshot(
     let (mut visits, mut wins, mut margins) = (0u64, 0.0, 0.0);
     for &c in &kids {
         let s = tree.node(c).stats();
-        visits += s.visits as u64;
+        visits += s.outcomes as u64;
         wins += s.wins;
         margins += s.margin_sum;
     }
@@ -216,10 +263,6 @@ pub(super) fn snapshot(
     } else {
         (0.5, sign * (mean_margin_black + offset))
     };
-    let ownership = ownership_black
-        .iter()
-        .map(|&o| if color == Color::Black { o } else { -o })
-        .collect();
     Analysis {
         playouts,
         moves,
@@ -228,6 +271,8 @@ pub(super) fn snapshot(
         root_score_lead,
         score_lead: sign * (mean_margin_black + offset),
         ownership,
+        ownership_playouts: owners.playouts,
+        ownership_stdev: owners.stdev.clone(),
     }
 }
 

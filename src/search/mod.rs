@@ -22,6 +22,7 @@
 //!   the tree kept for the next move;
 //! - [`ownership`]: who owns each point at the end of the playouts;
 //! - [`komi`]: dynamic komi in handicap games;
+//! - [`level`]: strength levels below full strength;
 //! - [`judgement`]: a finished position judged once — ownership, dead stones, seki, the count —
 //!   bounded in time;
 //! - [`player`]: the decisions around the search — pass, resign, cleanup, dame, analysis,
@@ -31,6 +32,7 @@
 pub mod analysis;
 pub mod judgement;
 pub mod komi;
+pub mod level;
 pub mod ownership;
 pub mod player;
 pub mod playout;
@@ -54,6 +56,9 @@ pub struct Config {
     pub threads: usize,
     /// Playouts per move (when set, and no clock says otherwise).
     pub playouts: Option<u64>,
+    /// Visits at the root per move, those of the tree kept from earlier searches included
+    /// (when set, and no clock says otherwise).
+    pub visits: Option<u64>,
     /// Thinking time per move (when set, and no clock says otherwise).
     pub time: Option<Duration>,
     /// Seed for reproducible searches (with one thread and a playout budget).
@@ -65,6 +70,28 @@ pub struct Config {
     /// The share of a playout's value given by its final margin against the margin the search
     /// expects (see `simulate`), the rest by winning or losing: 0 values winning alone.
     pub score_weight: f64,
+    /// Strength level, [`level::MIN_LEVEL`] to [`level::FULL_STRENGTH`] (see [`level`]).
+    pub level: u8,
+    /// What live analysis (`lz-analyze`, `kata-analyze`) and pondering may spend before they
+    /// stop by themselves; unlimited by default (they run until the controller's next line).
+    pub analysis: Limits,
+}
+
+/// What one search may spend: this search's playouts, the root's visits (the kept tree's
+/// included, as KataGo counts `maxVisits`), wall time. Whichever is reached first ends it; none
+/// set means no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub playouts: Option<u64>,
+    pub visits: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether nothing bounds the search.
+    pub fn is_unlimited(&self) -> bool {
+        self.playouts.is_none() && self.visits.is_none() && self.time.is_none()
+    }
 }
 
 impl Default for Config {
@@ -72,11 +99,14 @@ impl Default for Config {
         Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             playouts: None,
+            visits: None,
             time: None,
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
             score_weight: DEFAULT_SCORE_WEIGHT,
+            level: level::FULL_STRENGTH,
+            analysis: Limits::default(),
         }
     }
 }

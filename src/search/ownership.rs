@@ -5,6 +5,12 @@
 //! search each worker keeps its own sums (no shared cache lines on the hot path) and pours them
 //! into the shared ones every few hundred playouts, so that a snapshot sees every worker's
 //! share. A playout's end is scanned once: the same pass gives the area margin.
+//!
+//! On request (KataGo's `ownershipStdev` and `movesOwnership`) a search also keeps, per point,
+//! the playouts in which somebody owned it (the sum of the squared owners, so that the standard
+//! deviation follows from the two sums), and per root move the owners of the playouts through
+//! it. Both cost a little per point of every playout, so a search keeps them only when asked
+//! ([`Detail`]); the search path without them differs by one branch per playout.
 
 use super::playout;
 use crate::board::{Board, Color, CELLS};
@@ -19,6 +25,30 @@ pub(super) struct OwnershipSums {
     playouts: u64,
     /// Black's margins in half points, compensation included, summed over the playouts.
     margin_halves: i64,
+    /// The detailed sums, when the search keeps them.
+    detail: Option<Detail>,
+}
+
+/// The sums behind the ownership's standard deviation and each root move's ownership.
+#[derive(Clone)]
+pub(super) struct Detail {
+    /// Per point: playouts in which somebody owned it (the sum of the squared owners).
+    owned: Vec<i32>,
+    /// Per root move (the root's children in the tree's order) and point: the owners summed
+    /// over the playouts through the move, at `move * CELLS + point`.
+    by_move: Vec<i32>,
+    /// Per root move: the playouts through it.
+    move_playouts: Vec<u32>,
+}
+
+impl Detail {
+    fn new(root_moves: usize) -> Detail {
+        Detail {
+            owned: vec![0; CELLS],
+            by_move: vec![0; root_moves * CELLS],
+            move_playouts: vec![0; root_moves],
+        }
+    }
 }
 
 impl OwnershipSums {
@@ -27,7 +57,46 @@ impl OwnershipSums {
             sums: vec![0; CELLS],
             playouts: 0,
             margin_halves: 0,
+            detail: None,
         }
+    }
+
+    /// Sums that also keep the detail, for a root of `root_moves` children.
+    pub(super) fn detailed(root_moves: usize) -> OwnershipSums {
+        OwnershipSums {
+            detail: Some(Detail::new(root_moves)),
+            ..OwnershipSums::new()
+        }
+    }
+
+    /// Whether these sums keep the detail (and so want to know each playout's root move).
+    #[inline]
+    pub(super) fn is_detailed(&self) -> bool {
+        self.detail.is_some()
+    }
+
+    /// [`OwnershipSums::add`] for a playout through root move number `root_move` (in the
+    /// tree's order of the root's children): with the detail, its sums too.
+    #[inline]
+    pub(super) fn add_through(&mut self, board: &Board, root_move: Option<usize>) -> i32 {
+        let Some(d) = self.detail.as_mut() else {
+            return self.add(board);
+        };
+        self.playouts += 1;
+        let sums = &mut self.sums;
+        let row = root_move.filter(|&k| k < d.move_playouts.len()).map(|k| {
+            d.move_playouts[k] += 1;
+            k * CELLS
+        });
+        let (owned, by_move) = (&mut d.owned, &mut d.by_move);
+        score::settled_area(board, |p, o| {
+            let i = p.idx();
+            sums[i] += o;
+            owned[i] += o * o;
+            if let Some(r) = row {
+                by_move[r + i] += o;
+            }
+        })
     }
 
     /// Adds a finished playout's owners and returns Black's area minus White's.
@@ -70,25 +139,66 @@ pub(super) struct SharedOwnership {
     sums: Vec<AtomicI64>,
     playouts: AtomicU64,
     margin_halves: AtomicI64,
+    detail: Option<SharedDetail>,
+}
+
+/// All workers' [`Detail`].
+struct SharedDetail {
+    owned: Vec<AtomicI64>,
+    by_move: Vec<AtomicI64>,
+    move_playouts: Vec<AtomicU64>,
+}
+
+/// Adds a worker's sums into the shared ones and empties them.
+fn pour(shared: &[AtomicI64], local: &mut [i32]) {
+    for (s, v) in shared.iter().zip(local.iter_mut()) {
+        if *v != 0 {
+            s.fetch_add(*v as i64, Relaxed);
+            *v = 0;
+        }
+    }
 }
 
 impl SharedOwnership {
     /// Playouts a worker keeps to itself before pouring them in.
     pub(super) const BATCH: u64 = 256;
 
-    pub(super) fn new() -> SharedOwnership {
+    /// Shared sums; with `detail_for`, the detail too, for a root of that many children.
+    pub(super) fn new(detail_for: Option<usize>) -> SharedOwnership {
+        let zeros = |n: usize| (0..n).map(|_| AtomicI64::new(0)).collect::<Vec<_>>();
         SharedOwnership {
-            sums: (0..CELLS).map(|_| AtomicI64::new(0)).collect(),
+            sums: zeros(CELLS),
             playouts: AtomicU64::new(0),
             margin_halves: AtomicI64::new(0),
+            detail: detail_for.map(|moves| SharedDetail {
+                owned: zeros(CELLS),
+                by_move: zeros(moves * CELLS),
+                move_playouts: (0..moves).map(|_| AtomicU64::new(0)).collect(),
+            }),
+        }
+    }
+
+    /// Whether these sums keep the detail.
+    pub(super) fn is_detailed(&self) -> bool {
+        self.detail.is_some()
+    }
+
+    /// A worker's empty sums, keeping the detail if this search does.
+    pub(super) fn local(&self) -> OwnershipSums {
+        match &self.detail {
+            Some(d) => OwnershipSums::detailed(d.move_playouts.len()),
+            None => OwnershipSums::new(),
         }
     }
 
     /// Moves a worker's sums in, leaving them empty.
     pub(super) fn absorb(&self, local: &mut OwnershipSums) {
-        for (shared, v) in self.sums.iter().zip(local.sums.iter_mut()) {
-            if *v != 0 {
-                shared.fetch_add(*v as i64, Relaxed);
+        pour(&self.sums, &mut local.sums);
+        if let (Some(shared), Some(d)) = (&self.detail, local.detail.as_mut()) {
+            pour(&shared.owned, &mut d.owned);
+            pour(&shared.by_move, &mut d.by_move);
+            for (s, v) in shared.move_playouts.iter().zip(d.move_playouts.iter_mut()) {
+                s.fetch_add(*v as u64, Relaxed);
                 *v = 0;
             }
         }
@@ -104,6 +214,48 @@ impl SharedOwnership {
             .points()
             .map(|p| self.sums[p.idx()].load(Relaxed) as f32 / n)
             .collect()
+    }
+
+    /// The standard deviation of each point's owner over the playouts, in `Board::points`
+    /// order, in [0, 1]; empty unless the search keeps the detail.
+    pub(super) fn stdev(&self, board: &Board) -> Vec<f32> {
+        let Some(d) = &self.detail else {
+            return Vec::new();
+        };
+        let n = self.playouts.load(Relaxed).max(1) as f64;
+        board
+            .points()
+            .map(|p| {
+                let mean = self.sums[p.idx()].load(Relaxed) as f64 / n;
+                let square = d.owned[p.idx()].load(Relaxed) as f64 / n;
+                (square - mean * mean).max(0.0).sqrt().min(1.0) as f32
+            })
+            .collect()
+    }
+
+    /// Black's ownership over the playouts through each root move (in the tree's order of the
+    /// root's children), in `Board::points` order; empty for a move without any, and no moves
+    /// unless the search keeps the detail.
+    pub(super) fn by_move(&self, board: &Board) -> Vec<Vec<f32>> {
+        let Some(d) = &self.detail else {
+            return Vec::new();
+        };
+        d.move_playouts
+            .iter()
+            .enumerate()
+            .map(|(k, n)| match n.load(Relaxed) {
+                0 => Vec::new(),
+                n => board
+                    .points()
+                    .map(|p| d.by_move[k * CELLS + p.idx()].load(Relaxed) as f32 / n as f32)
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The playouts summed.
+    pub(super) fn playouts(&self) -> u64 {
+        self.playouts.load(Relaxed)
     }
 
     /// Black's mean margin in points, the search's own komi included.

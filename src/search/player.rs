@@ -6,10 +6,11 @@
 
 use super::judgement::{Judge, Judgement};
 use super::komi::dynamic_komi;
+use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
-use super::{Analysis, Config, Decision, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
+use super::{Analysis, Config, Decision, Limits, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
 use crate::game::Game;
@@ -79,6 +80,15 @@ impl Player {
     pub fn forget(&mut self) {
         self.runner.forget();
         self.low_value_streak = [0; 2];
+    }
+
+    /// Forgets everything searched or judged so far — the kept tree, the kept judgement, the
+    /// last ownership map — so that the next search and judgement of any position start afresh
+    /// (KataGo's `clear_cache`).
+    pub fn clear_cache(&mut self) {
+        self.forget();
+        self.judge = Judge::default();
+        self.ownership.clear();
     }
 
     /// Runs one search and keeps what it found; returns the most visited move.
@@ -215,6 +225,9 @@ impl Player {
                 };
                 let root = Root::new(game, color, moves, &sure_dead, extra_komi, filters);
                 let mut best = self.search(game, root, budget, watch);
+                if !cleanup {
+                    best = self.level_choice(game, best);
+                }
                 if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
                     // Under territory counting, dame are filled before passing (第9条).
                     let dead = self.dead_stones(game);
@@ -243,6 +256,27 @@ impl Player {
         decision
     }
 
+    /// The move the configured strength level plays from the last search: the best one at full
+    /// strength, else one of the plausible ones (see [`level::choose`]); reproducible with a
+    /// seed.
+    fn level_choice(&mut self, game: &Game, best: Move) -> Move {
+        let level = self.config.level;
+        if level >= level::FULL_STRENGTH {
+            return best;
+        }
+        let unit = match self.config.seed {
+            Some(seed) => {
+                fastrand::Rng::with_seed(seed ^ (game.move_number() as u64).rotate_left(32)).f64()
+            }
+            None => fastrand::f64(),
+        };
+        let chosen = level::choose(level, &self.report.moves, unit).unwrap_or(best);
+        if let Some(&(_, _, value)) = self.report.moves.iter().find(|m| m.0 == chosen) {
+            self.report.value = value;
+        }
+        chosen
+    }
+
     /// The dame `color` should fill before passing: none under area counting (they are worth
     /// nothing to wait for, and the search fills them for their point); under territory
     /// counting, the neutral points it can fill safely and legally, dead stones lifted.
@@ -266,24 +300,52 @@ impl Player {
         let moves_left = time::expected_moves_left(game.board().size(), game.move_number());
         match self.clock.move_time(color, moves_left) {
             Some(t) => Budget {
-                playouts: self.config.playouts,
+                playouts: self.level_playouts(game),
+                visits: self.config.visits,
                 time: Some(t.target),
                 extended: Some(t.max),
                 early_stop: t.early_stop,
             },
-            None => Budget {
-                early_stop: true,
-                ..Budget::fixed(self.move_budget())
-            },
+            None => {
+                let limits = match self.level_playouts(game) {
+                    Some(p) => Limits {
+                        playouts: Some(p),
+                        visits: self.config.visits,
+                        time: self.config.time,
+                    },
+                    None => self.move_budget(),
+                };
+                Budget {
+                    early_stop: true,
+                    ..Budget::fixed(limits)
+                }
+            }
+        }
+    }
+
+    /// The playouts a move may take: the configured ones, capped by the strength level's.
+    fn level_playouts(&self, game: &Game) -> Option<u64> {
+        match level::playouts(self.config.level, game.board().size()) {
+            Some(cap) => Some(self.config.playouts.map_or(cap, |p| p.min(cap))),
+            None => self.config.playouts,
         }
     }
 
     /// The configured budget of one move, without the clock: what an analysis on request
     /// (GoGui's analysis commands) spends.
-    pub fn move_budget(&self) -> (Option<u64>, Option<Duration>) {
-        match (self.config.playouts, self.config.time) {
-            (None, None) => (None, Some(DEFAULT_MOVE_TIME)),
-            other => other,
+    pub fn move_budget(&self) -> Limits {
+        let limits = Limits {
+            playouts: self.config.playouts,
+            visits: self.config.visits,
+            time: self.config.time,
+        };
+        if limits.is_unlimited() {
+            Limits {
+                time: Some(DEFAULT_MOVE_TIME),
+                ..limits
+            }
+        } else {
+            limits
         }
     }
 
@@ -297,19 +359,24 @@ impl Player {
         playouts: Option<u64>,
         time: Option<Duration>,
     ) -> &Report {
-        self.analyse_watched(game, color, (playouts, time), &[], &mut Watch::none());
+        let limits = Limits {
+            playouts,
+            visits: None,
+            time,
+        };
+        self.analyse_watched(game, color, limits, &[], &mut Watch::none());
         &self.report
     }
 
     /// Live analysis: searches the position for `color` (real komi, no shortcuts) until the
-    /// budget is spent or the watch interrupts it — with neither budget, until interrupted (a
+    /// limits are reached or the watch interrupts it — without limits, until interrupted (a
     /// full tree stops growing, the simulations go on from its leaves) — keeping to `filters`.
     /// Returns the final view.
     pub fn analyse_watched(
         &mut self,
         game: &Game,
         color: Color,
-        limits: (Option<u64>, Option<Duration>),
+        limits: Limits,
         filters: &[MoveFilter],
         watch: &mut Watch,
     ) -> &Analysis {
@@ -323,8 +390,8 @@ impl Player {
     }
 
     /// Pondering: searches the game's position, the opponent to move, on the opponent's time
-    /// until `interrupted` says a command has come, keeping the tree for
-    /// the next `genmove`. The clock is not touched: this time is not ours.
+    /// until `interrupted` says a command has come or the analysis limits are reached, keeping
+    /// the tree for the next `genmove`. The clock is not touched: this time is not ours.
     pub fn ponder(&mut self, game: &Game, interrupted: &dyn Fn() -> bool) {
         let color = game.to_move();
         let moves = Self::root_moves(game, color, true);
@@ -336,8 +403,9 @@ impl Player {
             interrupted,
             min_playouts: 0,
             progress: None,
+            ownership_detail: false,
         };
-        self.search(game, root, Budget::default(), &mut watch);
+        self.search(game, root, Budget::fixed(self.config.analysis), &mut watch);
     }
 
     /// The seed of the judgement's playouts.
@@ -380,6 +448,39 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use crate::search::{MoveFilter, Watch};
+
+    #[test]
+    fn a_level_reads_its_own_playouts_and_plays_a_plausible_move() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut full = Player::new(Config {
+            threads: 1,
+            playouts: Some(400),
+            seed: Some(3),
+            ..Config::default()
+        });
+        full.genmove(&g, Color::Black, false);
+        assert!(full.report().playouts >= 400);
+        let mut weak = Player::new(Config {
+            level: 2,
+            ..full.config().clone()
+        });
+        let mut seen = Vec::new();
+        for seed in 0..8 {
+            weak.config_mut().seed = Some(seed);
+            weak.forget();
+            let Decision::Play(mv) = weak.genmove(&g, Color::Black, false) else {
+                panic!("resigned on the empty board");
+            };
+            // Level 2 reads 10 playouts on 9×9 whatever the configured budget.
+            assert_eq!(weak.report().playouts, 10);
+            // The move is one the search visited, never a pass on the empty board.
+            assert!(weak.report().moves.iter().any(|m| m.0 == mv && m.1 > 0));
+            assert_ne!(mv, Move::Pass);
+            seen.push(mv);
+        }
+        seen.dedup();
+        assert!(seen.len() > 1, "always {:?}", seen);
+    }
 
     #[test]
     fn the_tree_is_kept_across_our_move_and_the_reply() {
@@ -463,12 +564,16 @@ mod tests {
             until: 2,
         }];
         let mut none = Watch::none();
-        p.analyse_watched(&g, Color::Black, (Some(1000), None), &only_e5, &mut none);
+        let playouts = |n| Limits {
+            playouts: Some(n),
+            ..Limits::default()
+        };
+        p.analyse_watched(&g, Color::Black, playouts(1000), &only_e5, &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1000);
         // The same filters build on it; none (or other ones) start afresh.
-        p.analyse_watched(&g, Color::Black, (Some(300), None), &only_e5, &mut none);
+        p.analyse_watched(&g, Color::Black, playouts(300), &only_e5, &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 1300);
-        p.analyse_watched(&g, Color::Black, (Some(300), None), &[], &mut none);
+        p.analyse_watched(&g, Color::Black, playouts(300), &[], &mut none);
         assert_eq!(p.runner.kept.as_ref().unwrap().tree.root().visits(), 300);
         // Dynamic komi: only a close one serves.
         let k = p.runner.kept.as_ref().unwrap();
@@ -477,6 +582,133 @@ mod tests {
                 && !k.serves(HalfPoints(20), &[])
                 && !k.serves(HalfPoints::ZERO, &only_e5)
         );
+    }
+
+    #[test]
+    fn a_visit_limit_counts_the_visits_of_the_kept_tree() {
+        let g = Game::new(9, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            ..Config::default()
+        });
+        let visits = |n| Limits {
+            visits: Some(n),
+            ..Limits::default()
+        };
+        let mut none = Watch::none();
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(500), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (500, 500));
+        // The same position again: the kept tree's 500 count, 300 more reach 800.
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(800), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (300, 800));
+        // A tree that has them all needs no playout.
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(600), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (0, 800));
+        // After clear_cache, the search starts afresh.
+        p.clear_cache();
+        let a = p
+            .analyse_watched(&g, Color::Black, visits(600), &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (600, 600));
+        // A playout limit counts this search's playouts alone; the first limit reached ends it.
+        let both = Limits {
+            playouts: Some(100),
+            visits: Some(10_000),
+            time: None,
+        };
+        let a = p
+            .analyse_watched(&g, Color::Black, both, &[], &mut none)
+            .clone();
+        assert_eq!((a.playouts, a.root_visits), (100, 700));
+        // After Black's most visited move, White's search starts from its subtree, which has
+        // more than 50 visits but no ownership of its own: it runs 50 playouts for that.
+        let mut g = g;
+        let best = a.moves[0].clone();
+        assert!(best.visits > 50, "{:?}", best);
+        g.play(Color::Black, best.mv).unwrap();
+        let a = p
+            .analyse_watched(&g, Color::White, visits(50), &[], &mut none)
+            .clone();
+        assert_eq!(a.playouts, 50);
+        assert!(a.root_visits > 50, "{}", a.root_visits);
+        assert_eq!(a.ownership_playouts, 50);
+    }
+
+    #[test]
+    fn the_detailed_ownership_sees_a_dead_stone_and_keeps_its_spread_in_range() {
+        // White's wall on the sixth line, Black's on the fifth; a White stone at C2 inside
+        // Black's area, in atari among Black stones, is dead.
+        let rows = [
+            ".........",
+            ".........",
+            ".........",
+            "OOOOOOOOO",
+            "XXXXXXXXX",
+            ".........",
+            "..X......",
+            ".XOX.....",
+            ".........",
+        ];
+        let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
+        let b = g.board().clone();
+        let index = |col, row| b.points().position(|p| p == b.point(col, row)).unwrap();
+        let (dead, wall) = (index(2, 7), index(4, 4));
+        let mut p = Player::new(Config {
+            threads: 1,
+            seed: Some(7),
+            ..Config::default()
+        });
+        let mut watch = Watch {
+            ownership_detail: true,
+            ..Watch::none()
+        };
+        let limits = Limits {
+            playouts: Some(2000),
+            ..Limits::default()
+        };
+        let a = p
+            .analyse_watched(&g, Color::Black, limits, &[], &mut watch)
+            .clone();
+        // Black to move: +1 is Black's. The dead White stone's point is Black's, and so is
+        // Black's wall, with little spread.
+        assert!(a.ownership[dead] > 0.6, "{}", a.ownership[dead]);
+        assert!(a.ownership[wall] > 0.9, "{}", a.ownership[wall]);
+        assert_eq!(a.ownership_stdev.len(), 81);
+        for (o, sd) in a.ownership.iter().zip(&a.ownership_stdev) {
+            // With owners in {-1, 0, 1}: variance = E[o²] − E[o]² ≤ 1 − E[o]².
+            assert!((0.0..=1.0).contains(sd), "{}", sd);
+            assert!(sd * sd + o * o <= 1.0 + 1e-4, "{} {}", sd, o);
+        }
+        assert!(a.ownership_stdev[wall] < 0.4, "{}", a.ownership_stdev[wall]);
+        // Every move with playouts has its own map; the best one agrees on the dead stone, and
+        // the maps of all moves, weighted by their playouts, make the root's.
+        let mut weighted = vec![0.0f64; 81];
+        let mut total = 0u32;
+        for m in &a.moves {
+            assert_eq!(m.ownership.len(), 81, "{:?}", m.mv);
+            if m.visits > 0 {
+                total += m.visits;
+                for (w, o) in weighted.iter_mut().zip(&m.ownership) {
+                    *w += m.visits as f64 * *o as f64;
+                }
+            }
+        }
+        assert!(a.moves[0].ownership[dead] > 0.6, "{:?}", a.moves[0]);
+        assert_eq!(total, 2000);
+        for (w, o) in weighted.iter().zip(&a.ownership) {
+            assert!((w / total as f64 - *o as f64).abs() < 1e-3, "{} {}", w, o);
+        }
+        // Without the detail: none of it.
+        let a = p
+            .analyse_watched(&g, Color::Black, limits, &[], &mut Watch::none())
+            .clone();
+        assert!(a.ownership_stdev.is_empty() && a.moves.iter().all(|m| m.ownership.is_empty()));
     }
 
     #[test]
@@ -491,12 +723,16 @@ mod tests {
             interrupted: &|| true,
             min_playouts: 200,
             progress: None,
+            ownership_detail: false,
         };
         let a = p
             .analyse_watched(
                 &g,
                 Color::Black,
-                (None, Some(Duration::from_secs(60))),
+                Limits {
+                    time: Some(Duration::from_secs(60)),
+                    ..Limits::default()
+                },
                 &[],
                 &mut watch,
             )
@@ -519,11 +755,15 @@ mod tests {
             interrupted: &|| false,
             min_playouts: 0,
             progress: Some((Duration::from_millis(20), &mut report)),
+            ownership_detail: false,
         };
         p.analyse_watched(
             &g,
             Color::Black,
-            (None, Some(Duration::from_millis(300))),
+            Limits {
+                time: Some(Duration::from_millis(300)),
+                ..Limits::default()
+            },
             &[],
             &mut watch,
         );
@@ -578,8 +818,9 @@ mod tests {
             interrupted: &|| true,
             min_playouts: playouts,
             progress: None,
+            ownership_detail: false,
         };
-        p.analyse_watched(g, Color::Black, (None, None), &[], &mut watch)
+        p.analyse_watched(g, Color::Black, Limits::default(), &[], &mut watch)
             .clone()
     }
 

@@ -9,12 +9,14 @@
 //! nothing is spent after the deadline; the next search takes the subtree of the moves actually
 //! played since (up to two: ours and the reply, or the reply after pondering), moved within the
 //! same arena so that the budget of `--max-memory` holds at every moment, within its own time.
+//! The ownership of the search's playouts is kept with the tree: a search of the same position
+//! goes on adding to it (one whose tree already has its visit limit may run no playout at all).
 
 use super::analysis::{self, Analysis, MoveFilter, Watch};
-use super::ownership::{OwnershipSums, SharedOwnership};
+use super::ownership::SharedOwnership;
 use super::simulate::{run_one, Root, Scratch};
 use super::tree::Tree;
-use super::{Config, Report};
+use super::{Config, Limits, Report};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::rules::HalfPoints;
@@ -32,6 +34,9 @@ pub(super) struct Kept {
     /// and the controller's move filters. A search under other terms starts afresh.
     extra_komi: HalfPoints,
     filters: Vec<MoveFilter>,
+    /// The ownership of the playouts searched at this root, which a search of the same
+    /// position goes on adding to (a search whose tree already has its visits may run none).
+    ownership: Option<SharedOwnership>,
 }
 
 impl Kept {
@@ -49,10 +54,16 @@ impl Kept {
     }
 }
 
+/// The fewest playouts behind the ownership (and mean margin) a search shows, however many
+/// visits a kept tree brings.
+const OWNERSHIP_FLOOR: u64 = 100;
+
 /// What one search may spend.
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Budget {
     pub(super) playouts: Option<u64>,
+    /// Visits at the root, the kept tree's included.
+    pub(super) visits: Option<u64>,
     /// The time to think when the best move is clear.
     pub(super) time: Option<Duration>,
     /// The most the search may take when, at `time`, the best move is still unclear.
@@ -62,11 +73,12 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    /// Exactly these playouts and this time (either may be absent), no early stop.
-    pub(super) fn fixed((playouts, time): (Option<u64>, Option<Duration>)) -> Budget {
+    /// Exactly these limits (any may be absent), no early stop.
+    pub(super) fn fixed(limits: Limits) -> Budget {
         Budget {
-            playouts,
-            time,
+            playouts: limits.playouts,
+            visits: limits.visits,
+            time: limits.time,
             extended: None,
             early_stop: false,
         }
@@ -82,6 +94,10 @@ struct Run<'a> {
     done: AtomicU64,
     ownership: SharedOwnership,
     max_playouts: Option<u64>,
+    max_visits: Option<u64>,
+    /// Playouts this search runs even when the root already has its visits: a kept subtree
+    /// brings its visits but not the ownership of its position.
+    ownership_floor: u64,
     max_time: Option<Duration>,
     extended: Option<Duration>,
     early_stop: bool,
@@ -102,15 +118,26 @@ impl Run<'_> {
         }
         let _guard = StopOnExit(&self.stop);
         let mut s = Scratch::new(self.seed.wrapping_add(index as u64 * 7919), self.root);
-        let mut ownership = OwnershipSums::new();
+        let mut ownership = self.ownership.local();
         let mut local = 0u64;
+        let exact = self.max_playouts.is_some() || self.max_visits.is_some();
         while !self.stop.load(Relaxed) {
+            // The root's visits count the kept tree's: a tree that already has them all needs
+            // no playout, once the ownership has its own.
+            if self
+                .max_visits
+                .is_some_and(|m| self.tree.root().visits() as u64 >= m)
+                && self.done.load(Relaxed) >= self.ownership_floor
+            {
+                self.stop.store(true, Relaxed);
+                break;
+            }
             run_one(self.tree, self.root, &mut s, &mut ownership);
             local += 1;
             // Count every playout where a budget must be met exactly; otherwise publish the
             // count in batches, off the shared cache line's hot path.
-            let total = if self.max_playouts.is_some() || local.is_multiple_of(32) {
-                let batch = if self.max_playouts.is_some() { 1 } else { 32 };
+            let total = if exact || local.is_multiple_of(32) {
+                let batch = if exact { 1 } else { 32 };
                 self.done.fetch_add(batch, Relaxed) + batch
             } else {
                 0
@@ -127,13 +154,19 @@ impl Run<'_> {
                     && !(self.extended.is_some_and(|x| elapsed < x) && unclear(self.tree));
                 if over
                     || (self.early_stop
-                        && decided(self.tree, total, elapsed, self.max_playouts, self.max_time))
+                        && decided(
+                            self.tree,
+                            total,
+                            elapsed,
+                            (self.max_playouts, self.max_visits),
+                            self.max_time,
+                        ))
                 {
                     self.stop.store(true, Relaxed);
                 }
             }
         }
-        if self.max_playouts.is_none() {
+        if !exact {
             self.done.fetch_add(local % 32, Relaxed);
         }
         self.ownership.absorb(&mut ownership);
@@ -141,12 +174,18 @@ impl Run<'_> {
 
     /// A snapshot of the search so far.
     fn snapshot(&self) -> Analysis {
+        let board = &self.root.board;
         analysis::snapshot(
             self.tree,
             self.root.color,
             self.root.extra_komi,
             self.done.load(Relaxed),
-            &self.ownership.values(&self.root.board),
+            &analysis::OwnershipView {
+                playouts: self.ownership.playouts(),
+                black: self.ownership.values(board),
+                stdev: self.ownership.stdev(board),
+                by_move: self.ownership.by_move(board),
+            },
             self.ownership.mean_margin(),
         )
     }
@@ -209,7 +248,27 @@ impl Runner {
         let start = Instant::now();
         let root = root.with_score_weight(config.score_weight);
         let capacity = Tree::capacity_for(config.max_memory_mb);
+        // A tree kept at this very position brings the ownership of its playouts along.
+        let mut carried = match &mut self.kept {
+            Some(k)
+                if !watch.ownership_detail
+                    && k.serves(root.extra_komi, root.filters.given())
+                    && k.extra_komi == root.extra_komi
+                    && k.to_move == root.color
+                    && game.hash_moves_ago(0) == Some(k.hash) =>
+            {
+                // Sums kept with the detail would make every later search pay for it.
+                k.ownership.take().filter(|o| !o.is_detailed())
+            }
+            _ => None,
+        };
         let tree = match &self.kept {
+            // The detailed ownership is over this search's playouts, each root move's through
+            // that move: the visits a kept tree already has would show without it.
+            Some(_) if watch.ownership_detail => {
+                self.kept = None;
+                Tree::new(capacity)
+            }
             Some(k) if !k.serves(root.extra_komi, root.filters.given()) => {
                 self.kept = None;
                 Tree::new(capacity)
@@ -221,6 +280,7 @@ impl Runner {
         let tree = if tree.root().is_expanded() && !same_moves(&tree, &root.root_moves) {
             // The old tree goes before the new one takes memory.
             drop(tree);
+            carried = None;
             Tree::new(capacity)
         } else {
             tree
@@ -229,13 +289,22 @@ impl Runner {
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
+        let ownership = carried.unwrap_or_else(|| {
+            SharedOwnership::new(watch.ownership_detail.then_some(root.root_moves.len()))
+        });
+        let ownership_floor = budget
+            .visits
+            .map_or(0, |m| m.min(OWNERSHIP_FLOOR))
+            .saturating_sub(ownership.playouts());
         let run = Run {
             tree: &tree,
             root: &root,
             stop: AtomicBool::new(false),
             done: AtomicU64::new(0),
-            ownership: SharedOwnership::new(),
+            ownership,
+            ownership_floor,
             max_playouts,
+            max_visits: budget.visits,
             max_time,
             extended: budget.extended,
             early_stop: budget.early_stop,
@@ -293,6 +362,7 @@ impl Runner {
             mean_margin: run.ownership.mean_margin() + root.extra_komi.as_f64(),
         };
         let ownership = run.ownership.values(&root.board);
+        let shared_ownership = run.ownership;
         log::info!(
             "{} playouts in {:.2}s ({:.0}/s), {} nodes, best {:?} value {:.3}",
             playouts,
@@ -310,6 +380,7 @@ impl Runner {
             to_move: root.color,
             extra_komi: root.extra_komi,
             filters: root.filters.given().to_vec(),
+            ownership: Some(shared_ownership),
         });
         Outcome {
             best,
@@ -394,7 +465,7 @@ fn decided(
     tree: &Tree,
     done: u64,
     elapsed: Duration,
-    max_playouts: Option<u64>,
+    (max_playouts, max_visits): (Option<u64>, Option<u64>),
     max_time: Option<Duration>,
 ) -> bool {
     if done < 500 {
@@ -413,6 +484,9 @@ fn decided(
     let mut left = f64::INFINITY;
     if let Some(m) = max_playouts {
         left = left.min(m.saturating_sub(done) as f64);
+    }
+    if let Some(m) = max_visits {
+        left = left.min(m.saturating_sub(tree.root().visits() as u64) as f64);
     }
     if let Some(t) = max_time {
         left = left.min((t.as_secs_f64() - elapsed.as_secs_f64()).max(0.0) * rate);

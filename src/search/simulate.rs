@@ -192,7 +192,7 @@ impl Root {
             moves
         };
         let context = prior::PriorContext::new(board, color);
-        // The patterns learned from professional games know nothing of when a pass ends the
+        // The patterns learned from strong players' games know nothing of when a pass ends the
         // game here: only stones get their probability, among the stones.
         let mut gammas = vec![0f32; moves.len()];
         Patterns::load().gammas(board, color, &moves, &mut gammas);
@@ -373,8 +373,15 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
     }
     // The margin the search expects so far: Black's mean over the root's playouts.
     let expected = tree.root().mean_margin().unwrap_or(0.0);
+    // The root move this simulation went through, for the detailed ownership only.
+    let root_move = if ownership.is_detailed() {
+        let first = tree.children(Tree::ROOT).start;
+        s.path.get(1).map(|&c| (c - first) as usize)
+    } else {
+        None
+    };
     let (black, margin) = if passes >= 2 {
-        ownership.add(board);
+        ownership.add_through(board, root_move);
         root.terminal_value(board, stone_diff, expected)
     } else {
         // The playout's first plays are noted too, for AMAF.
@@ -387,7 +394,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             true,
             |p, c, i| first.note(p, c, depth + i as usize),
         );
-        let area = ownership.add(board);
+        let area = ownership.add_through(board, root_move);
         root.value_of_area(board, area, stone_diff + out.stone_balance, expected)
     };
     ownership.add_margin(margin);

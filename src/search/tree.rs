@@ -22,6 +22,9 @@ pub const SCALE: f64 = 65536.0;
 const AMAF_VISIT_SHIFT: u32 = 36;
 const AMAF_SCALE: f64 = 256.0;
 
+/// Outcome words: playouts counted above this bit, half wins below.
+const OUTCOME_SHIFT: u32 = 32;
+
 const CHUNK_BITS: usize = 14;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
@@ -45,10 +48,12 @@ pub struct Node {
     /// Prior knowledge as virtual experience: visits and value sum, set before publication.
     prior_visits: AtomicU32,
     prior_value: AtomicU64,
-    /// For analysis: wins of the node's mover counted in halves (2 a win, 1 a draw), and the
-    /// sum of Black's margins in half points, over the playouts through the node. The value
-    /// above mixes winning with a share of the margin; these keep the two apart for display.
-    half_wins: AtomicU32,
+    /// For analysis: the playouts through the node whose outcome has arrived (above
+    /// [`OUTCOME_SHIFT`]) and the wins of the node's mover among them counted in halves (2 a
+    /// win, 1 a draw; below), in one word so that one atomic add counts both; and the sum of
+    /// Black's margins in half points. The value above mixes winning with a share of the
+    /// margin, and `visits` counts playouts still in flight; these keep apart what is shown.
+    outcomes: AtomicU64,
     margin_halves: AtomicI64,
 }
 
@@ -102,7 +107,10 @@ pub struct Stats {
     pub amaf_value: f64,
     pub prior_visits: u32,
     pub prior_value: f64,
-    /// Wins of the mover (a draw counts half).
+    /// Playouts through the node whose outcome has arrived (`visits` also counts those in
+    /// flight).
+    pub outcomes: u32,
+    /// Wins of the mover among them (a draw counts half).
     pub wins: f64,
     /// Black's margins in points, summed.
     pub margin_sum: f64,
@@ -125,6 +133,7 @@ impl Node {
 
     pub fn stats(&self) -> Stats {
         let amaf = self.amaf.load(Relaxed);
+        let outcomes = self.outcomes.load(Relaxed);
         Stats {
             visits: self.visits.load(Relaxed),
             value: self.value.load(Relaxed) as f64 / SCALE,
@@ -132,7 +141,8 @@ impl Node {
             amaf_value: (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
             prior_visits: self.prior_visits.load(Relaxed),
             prior_value: self.prior_value.load(Relaxed) as f64 / SCALE,
-            wins: self.half_wins.load(Relaxed) as f64 / 2.0,
+            outcomes: (outcomes >> OUTCOME_SHIFT) as u32,
+            wins: (outcomes & u32::MAX as u64) as f64 / 2.0,
             margin_sum: self.margin_halves.load(Relaxed) as f64 / 2.0,
         }
     }
@@ -169,7 +179,8 @@ impl Node {
     /// Adds a playout's outcome for analysis: the mover's result and Black's margin.
     #[inline]
     pub fn add_outcome(&self, mover: Outcome, black_margin: HalfPoints) {
-        self.half_wins.fetch_add(mover.halves(), Relaxed);
+        self.outcomes
+            .fetch_add((1 << OUTCOME_SHIFT) + mover.halves() as u64, Relaxed);
         self.margin_halves.fetch_add(black_margin.0 as i64, Relaxed);
     }
 
@@ -195,7 +206,7 @@ impl Node {
         self.prior_visits.store(prior_visits, Relaxed);
         self.prior_value
             .store((prior_value * SCALE) as u64, Relaxed);
-        self.half_wins.store(0, Relaxed);
+        self.outcomes.store(0, Relaxed);
         self.margin_halves.store(0, Relaxed);
     }
 
@@ -207,7 +218,7 @@ impl Node {
             .store(other.prior_visits.load(Relaxed), Relaxed);
         self.prior_value
             .store(other.prior_value.load(Relaxed), Relaxed);
-        self.half_wins.store(other.half_wins.load(Relaxed), Relaxed);
+        self.outcomes.store(other.outcomes.load(Relaxed), Relaxed);
         self.margin_halves
             .store(other.margin_halves.load(Relaxed), Relaxed);
     }

@@ -61,6 +61,11 @@ impl RawEngine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Writes one line as it stands.
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("input still open");
@@ -91,6 +96,12 @@ impl RawEngine {
                 panic!("tengen printed nothing more in time");
             }
         }
+    }
+
+    /// The next output line if one comes within `wait`; `None` when none does (or the output
+    /// has ended).
+    pub fn line_within(&mut self, wait: Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
     }
 
     /// Every line until the output ends, then the exit status's success.

@@ -1,0 +1,167 @@
+//! Strength levels: an opponent people can beat, then learn to beat.
+//!
+//! A level below [`FULL_STRENGTH`] weakens the player the way a weaker player is weaker, not by
+//! random blunders: it reads less (a fixed playout budget per move that grows about 2.5×
+//! a level, counted in playouts so that a level is as strong on a fast machine as on a slow one)
+//! and it does not always find the best of the moves it read — it picks among the plausible
+//! ones, those the search visited often (visits follow the priors: patterns, captures, answers
+//! to atari), by their visits raised to a power that grows with the level, and never one whose
+//! value falls far below the best's. At [`FULL_STRENGTH`] nothing changes: the configured
+//! playouts or time, and the most visited move.
+
+use crate::board::Move;
+
+/// The weakest level.
+pub const MIN_LEVEL: u8 = 1;
+
+/// The full-strength level: the search as configured, unweakened.
+pub const FULL_STRENGTH: u8 = 10;
+
+/// Playouts per move on 9×9 at levels 1 to 9: about two and a half times more each level, from
+/// little more than the priors' first choices at level 1.
+const PLAYOUTS_9X9: [u64; 9] = [4, 10, 25, 60, 150, 400, 1000, 2500, 6000];
+
+/// The playouts a level reads per move on a `size`×`size` board, `None` at full strength.
+/// Scaled with the square root of the board's area: a 19×19 move has more to read than a 9×9
+/// one, but a level should not think for much longer on the bigger board.
+pub fn playouts(level: u8, size: usize) -> Option<u64> {
+    if level >= FULL_STRENGTH {
+        return None;
+    }
+    let base = PLAYOUTS_9X9[usize::from(level.max(MIN_LEVEL) - 1)];
+    let scale = ((size * size) as f64 / 81.0).sqrt().max(1.0);
+    Some((base as f64 * scale).round() as u64)
+}
+
+/// How a level picks among the moves it read.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Choice {
+    /// Visits are raised to this power before sampling: 1 picks in proportion to visits, lower
+    /// values spread the choice over the plausible moves, higher ones favour the most visited.
+    sharpness: f64,
+    /// Candidates whose value is this much below the best move's are never picked.
+    value_margin: f64,
+    /// Candidates with fewer visits than this share of the best move's are never picked.
+    min_visit_share: f64,
+}
+
+fn choice(level: u8) -> Choice {
+    const SHARPNESS: [f64; 9] = [0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0];
+    const VALUE_MARGIN: [f64; 9] = [0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.07, 0.05, 0.03];
+    const MIN_VISIT_SHARE: [f64; 9] = [0.02, 0.03, 0.05, 0.07, 0.1, 0.12, 0.15, 0.18, 0.2];
+    let i = usize::from(level.clamp(MIN_LEVEL, FULL_STRENGTH - 1) - 1);
+    Choice {
+        sharpness: SHARPNESS[i],
+        value_margin: VALUE_MARGIN[i],
+        min_visit_share: MIN_VISIT_SHARE[i],
+    }
+}
+
+/// The move a level plays from the root's moves `(move, visits, value for the mover)`, most
+/// visited first; `unit` is a uniform draw in [0, 1). At full strength, or with fewer than two
+/// candidates, the most visited move. A pass is only played when it is the most visited move:
+/// passing is how a game ends, not a plausible alternative.
+pub fn choose(level: u8, moves: &[(Move, u32, f64)], unit: f64) -> Option<Move> {
+    let &(best, best_visits, best_value) = moves.first()?;
+    if level >= FULL_STRENGTH || best == Move::Pass {
+        return Some(best);
+    }
+    let c = choice(level);
+    let min_visits = (f64::from(best_visits) * c.min_visit_share).max(1.0);
+    let candidates: Vec<(Move, f64)> = moves
+        .iter()
+        .filter(|&&(mv, visits, value)| {
+            mv != Move::Pass
+                && f64::from(visits) >= min_visits
+                && value >= best_value - c.value_margin
+        })
+        .map(|&(mv, visits, _)| (mv, f64::from(visits).powf(c.sharpness)))
+        .collect();
+    let total: f64 = candidates.iter().map(|&(_, w)| w).sum();
+    let mut draw = unit.clamp(0.0, 1.0) * total;
+    for &(mv, weight) in &candidates {
+        if draw < weight {
+            return Some(mv);
+        }
+        draw -= weight;
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    fn play(p: u16) -> Move {
+        Move::Play(Point(p))
+    }
+
+    #[test]
+    fn playouts_grow_with_each_level_and_with_the_board() {
+        assert_eq!(playouts(1, 9), Some(4));
+        assert_eq!(playouts(2, 9), Some(10));
+        assert_eq!(playouts(9, 9), Some(6000));
+        assert_eq!(playouts(9, 19), Some(12667));
+        assert_eq!(playouts(1, 7), Some(4));
+        assert_eq!(playouts(FULL_STRENGTH, 9), None);
+        for level in MIN_LEVEL..FULL_STRENGTH - 1 {
+            assert!(playouts(level, 13) < playouts(level + 1, 13));
+        }
+    }
+
+    #[test]
+    fn full_strength_plays_the_most_visited_move() {
+        let moves = [(play(10), 50, 0.6), (play(11), 49, 0.6)];
+        for unit in [0.0, 0.5, 0.99] {
+            assert_eq!(choose(FULL_STRENGTH, &moves, unit), Some(play(10)));
+        }
+    }
+
+    #[test]
+    fn a_weak_level_picks_among_plausible_moves_by_visits() {
+        let moves = [
+            (play(10), 60, 0.6),
+            (play(11), 40, 0.58),
+            (play(12), 1, 0.9),
+        ];
+        let picked: Vec<Move> = (0..100)
+            .map(|i| choose(1, &moves, f64::from(i) / 100.0).unwrap())
+            .collect();
+        let second = picked.iter().filter(|&&m| m == play(11)).count();
+        assert!(second > 20 && second < 50, "{second}");
+        // One visit in a hundred is not a move the search found plausible.
+        assert!(!picked.contains(&play(12)));
+    }
+
+    #[test]
+    fn a_move_far_worse_than_the_best_is_never_picked() {
+        let moves = [(play(10), 60, 0.7), (play(11), 55, 0.3)];
+        for i in 0..100 {
+            assert_eq!(choose(1, &moves, f64::from(i) / 100.0), Some(play(10)));
+        }
+    }
+
+    #[test]
+    fn higher_levels_favour_the_best_move_more() {
+        let moves = [(play(10), 60, 0.6), (play(11), 40, 0.6)];
+        let best_share = |level| {
+            (0..1000)
+                .filter(|&i| choose(level, &moves, f64::from(i) / 1000.0) == Some(play(10)))
+                .count()
+        };
+        assert!(best_share(1) < best_share(5));
+        assert!(best_share(5) < best_share(9));
+    }
+
+    #[test]
+    fn a_pass_is_played_only_as_the_most_visited_move() {
+        let moves = [(play(10), 50, 0.5), (Move::Pass, 50, 0.5)];
+        for i in 0..100 {
+            assert_eq!(choose(1, &moves, f64::from(i) / 100.0), Some(play(10)));
+        }
+        let passing = [(Move::Pass, 50, 0.5), (play(10), 50, 0.5)];
+        assert_eq!(choose(1, &passing, 0.9), Some(Move::Pass));
+        assert_eq!(choose(1, &[], 0.5), None);
+    }
+}
