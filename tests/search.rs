@@ -340,3 +340,35 @@ fn opens_on_the_third_and_fourth_lines_of_a_big_board() {
     let third_or_fourth = lines.iter().filter(|&&l| l == 3 || l == 4).count();
     assert!(third_or_fourth * 10 >= lines.len() * 8, "lines {:?}", lines);
 }
+
+#[test]
+fn reads_the_race_of_a_big_group_with_one_eye() {
+    // White's top-left group of seven stones (A8 … D9) has one eye, A9, and one outside
+    // liberty, E9, where a Black stone is safe; Black's four stones A7 … D7 below it have three
+    // liberties that White can fill from its wall. Black wins the race whoever moves first,
+    // and the game with it (about B+13 by area). Playouts that left the race to chance let
+    // White's group live in two of three and gave White the game (White's value 0.67 at
+    // 5,000 playouts before the race reading).
+    let rows = [
+        ".OOO.X...",
+        "OOOOXX...",
+        "XXXXOX...",
+        "...OOX...",
+        "OOOOOX...",
+        "....OX...",
+        "....OX...",
+        "....OX...",
+        "....OX...",
+    ];
+    let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
+    let mut p = player(3000, 1);
+    let value = p.analyse(&g, Color::White, Some(3000), None).value;
+    assert!(value < 0.4, "White's value {value}");
+    // The search's playouts give White's group to Black.
+    let b8 = g
+        .board()
+        .points()
+        .position(|q| q == g.board().point(1, 1))
+        .unwrap();
+    assert!(p.ownership()[b8] > 0.4, "B8 owned {}", p.ownership()[b8]);
+}
