@@ -92,6 +92,10 @@ struct EngineArgs {
     /// [default: 0.1]
     #[arg(long, value_name = "P", value_parser = parse_fraction)]
     resign_below: Option<f64>,
+    /// The share of a playout's value given by its margin against the margin the search
+    /// expects, the rest by winning or losing; 0 plays for the win alone [default: 0.1]
+    #[arg(long, value_name = "W", value_parser = parse_share)]
+    score_weight: Option<f64>,
     /// Memory for the search tree, in megabytes [default: 1024]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     max_memory: Option<u64>,
@@ -134,6 +138,7 @@ impl EngineArgs {
             seed: self.seed.or(outer.seed),
             no_resign: self.no_resign || outer.no_resign,
             resign_below: self.resign_below.or(outer.resign_below),
+            score_weight: self.score_weight.or(outer.score_weight),
             max_memory: self.max_memory.or(outer.max_memory),
             ponder: self.ponder || outer.ponder,
             maximize_score: self.maximize_score || outer.maximize_score,
@@ -178,6 +183,9 @@ impl EngineArgs {
         }
         if self.no_resign {
             config.resign = None;
+        }
+        if let Some(w) = self.score_weight {
+            config.score_weight = w;
         }
         if let Some(mb) = self.max_memory {
             config.max_memory_mb = mb as usize;
@@ -387,6 +395,14 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
         _ => Err(format!("'{}' is not a win rate between 0 and 1", s)),
+    }
+}
+
+/// A share of the value: a number from 0 to 1.
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{}' is not a share between 0 and 1", s)),
     }
 }
 

@@ -7,8 +7,10 @@
 //! finishes the game with the heavy [`policy`], counts it under the rules (area; for territory
 //! rules the area margin corrected by the stones each side played, which equals the territory
 //! margin), and backs the result up the path and into the AMAF statistics. Values mix the win
-//! (1, ½ for a draw, 0) with a small share of the margin, so that a won game is still played for
-//! points: no needless moves inside one's own territory, no pass while a point is open.
+//! (1, ½ for a draw, 0) with a small share of the margin, measured from the margin the search
+//! expects and saturating: a won game is still played for points (no needless moves inside
+//! one's own territory, no pass while a point is open), and a game that every line wins or
+//! loses still has a slope (no groups given away once the result is decided).
 //!
 //! Superko is checked at the root only (tree and playouts use the board's basic ko), as in
 //! every fast engine; the root's candidate moves are exactly the game's legal moves.
@@ -66,6 +68,9 @@ pub struct Config {
     pub resign: Option<f64>,
     /// Memory budget for the tree, in megabytes.
     pub max_memory_mb: usize,
+    /// The share of a playout's value given by its final margin against the margin the search
+    /// expects (see `simulate`), the rest by winning or losing: 0 values winning alone.
+    pub score_weight: f64,
     /// Strength level, [`level::MIN_LEVEL`] to [`level::FULL_STRENGTH`] (see [`level`]).
     pub level: u8,
     /// Keep playing for points when far ahead: the search gives itself a komi against the side
@@ -103,6 +108,7 @@ impl Default for Config {
             seed: None,
             resign: Some(DEFAULT_RESIGN_BELOW),
             max_memory_mb: 1024,
+            score_weight: DEFAULT_SCORE_WEIGHT,
             level: level::FULL_STRENGTH,
             maximize_score: false,
             analysis: Limits::default(),
@@ -112,6 +118,10 @@ impl Default for Config {
 
 /// The win rate below which the player resigns unless told otherwise (`--resign-below`).
 pub const DEFAULT_RESIGN_BELOW: f64 = 0.1;
+
+/// The share of a playout's value that its margin gives unless told otherwise
+/// (`--score-weight`).
+pub const DEFAULT_SCORE_WEIGHT: f64 = 0.1;
 
 /// The most worker threads per core: past a few per core, workers only share the cores, each
 /// running so rarely that the clock (watched between one worker's playouts) and every stop

@@ -246,6 +246,7 @@ impl Runner {
     ) -> Outcome {
         let (max_playouts, max_time) = (budget.playouts, budget.time);
         let start = Instant::now();
+        let root = root.with_score_weight(config.score_weight);
         let capacity = Tree::capacity_for(config.max_memory_mb);
         // A tree kept at this very position brings the ownership of its playouts along.
         let mut carried = match &mut self.kept {

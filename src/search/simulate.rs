@@ -47,6 +47,8 @@ pub(super) struct Root {
     pub(super) extra_komi: HalfPoints,
     /// Moves the controller asked the search to avoid or keep to near the root.
     pub(super) filters: Filters,
+    /// The share of a value given by the margin (see [`Root::value_of_area`]).
+    score_weight: f64,
 }
 
 impl Root {
@@ -106,6 +108,7 @@ impl Root {
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
             extra_komi,
             filters,
+            score_weight: super::DEFAULT_SCORE_WEIGHT,
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -118,17 +121,37 @@ impl Root {
         }
     }
 
-    /// Black's value of a line that ended with two passes in the tree: the board as it stands,
-    /// with the root's surely dead stones lifted.
-    fn terminal_value(&self, board: &Board, stone_diff: i32) -> (f64, HalfPoints) {
-        let area = score::area_margin_with_dead(board, &self.dead);
-        self.value_of_area(board, area, stone_diff)
+    /// The root with `weight` as the margin's share of every value (see
+    /// [`Root::value_of_area`]).
+    pub(super) fn with_score_weight(self, weight: f64) -> Root {
+        Root {
+            score_weight: weight.clamp(0.0, 1.0),
+            ..self
+        }
     }
 
-    /// Black's value of a finished line — the win (½ for a draw) and a small share of the
-    /// margin — and Black's margin, compensation included.
+    /// Black's value of a line that ended with two passes in the tree: the board as it stands,
+    /// with the root's surely dead stones lifted.
+    fn terminal_value(&self, board: &Board, stone_diff: i32, expected: f64) -> (f64, HalfPoints) {
+        let area = score::area_margin_with_dead(board, &self.dead);
+        self.value_of_area(board, area, stone_diff, expected)
+    }
+
+    /// Black's value of a finished line, and Black's margin, compensation included. The value
+    /// is the win (½ for a draw) mixed with a share ([`Root::score_weight`]) of how the margin
+    /// compares with `expected`, the mean margin of the search so far: `2/π · atan(Δ / size)`,
+    /// which saturates a few board widths away. Centred on the expected margin rather than on
+    /// zero, it keeps a slope when every line wins or every line loses by far more than the
+    /// board's width (a search that sees every line lose by 150 points still tells giving a
+    /// group away from saving it), and it never outweighs a change in who wins.
     #[inline]
-    fn value_of_area(&self, board: &Board, area: i32, stone_diff: i32) -> (f64, HalfPoints) {
+    fn value_of_area(
+        &self,
+        board: &Board,
+        area: i32,
+        stone_diff: i32,
+        expected: f64,
+    ) -> (f64, HalfPoints) {
         let mut margin = HalfPoints::points(area) - self.compensation;
         if self.rules.scoring == Scoring::Territory {
             margin = margin - HalfPoints::points(self.stone_balance + stone_diff);
@@ -138,9 +161,9 @@ impl Root {
             Outcome::Loss => 0.0,
             Outcome::Draw => 0.5,
         };
-        let scale = 2.0 * board.size() as f64;
-        let points = (margin.as_f64() / scale).clamp(-1.0, 1.0);
-        (0.9 * win + 0.1 * (0.5 + 0.5 * points), margin)
+        let points = score_utility(margin.as_f64() - expected, board.size());
+        let w = self.score_weight;
+        ((1.0 - w) * win + w * (0.5 + 0.5 * points), margin)
     }
 
     /// The children to create under a node where `color` moves with `board`, `depth` plies below
@@ -196,6 +219,13 @@ impl Root {
             })
             .collect()
     }
+}
+
+/// The margin's part of a value, in (−1, 1): `2/π · atan(delta / size)` for a margin `delta`
+/// points above the expected one on a board of side `size`.
+#[inline]
+fn score_utility(delta: f64, size: usize) -> f64 {
+    std::f64::consts::FRAC_2_PI * (delta / size as f64).atan()
 }
 
 /// For AMAF: per point, the generation, colour and move index of the simulation's first play
@@ -341,6 +371,8 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             break;
         }
     }
+    // The margin the search expects so far: Black's mean over the root's playouts.
+    let expected = tree.root().mean_margin().unwrap_or(0.0);
     // The root move this simulation went through, for the detailed ownership only.
     let root_move = if ownership.is_detailed() {
         let first = tree.children(Tree::ROOT).start;
@@ -350,7 +382,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
     };
     let (black, margin) = if passes >= 2 {
         ownership.add_through(board, root_move);
-        root.terminal_value(board, stone_diff)
+        root.terminal_value(board, stone_diff, expected)
     } else {
         // The playout's first plays are noted too, for AMAF.
         let first = &mut s.first;
@@ -363,7 +395,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             |p, c, i| first.note(p, c, depth + i as usize),
         );
         let area = ownership.add_through(board, root_move);
-        root.value_of_area(board, area, stone_diff + out.stone_balance)
+        root.value_of_area(board, area, stone_diff + out.stone_balance, expected)
     };
     ownership.add_margin(margin);
     if root.balance {
@@ -413,5 +445,63 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool, marg
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn root(size: usize) -> (Root, Board) {
+        let g = Game::new(size, Rules::chinese()).unwrap();
+        let root = Root::new(
+            &g,
+            Color::Black,
+            vec![Move::Pass],
+            &[],
+            HalfPoints::ZERO,
+            &[],
+        );
+        (root, g.board().clone())
+    }
+
+    #[test]
+    fn a_decided_game_keeps_a_slope() {
+        // Every line loses by about 150 points on 19×19 (komi 7.5): losing by 100 must still
+        // be worth more than losing by 200, or the search gives groups away.
+        let (root, b) = root(19);
+        let expected = -157.5;
+        let (less, margin) = root.value_of_area(&b, -100, 0, expected);
+        assert_eq!(margin, HalfPoints::points(-100) - HalfPoints(15));
+        let (more, _) = root.value_of_area(&b, -200, 0, expected);
+        assert!(less - more > 0.05, "{less} against {more}");
+        assert!(less < 0.1);
+        // The same when every line wins by far.
+        let (far, _) = root.value_of_area(&b, 208, 0, 150.5);
+        let (near, _) = root.value_of_area(&b, 108, 0, 150.5);
+        assert!(far - near > 0.05 && near > 0.9);
+    }
+
+    #[test]
+    fn winning_outweighs_any_margin() {
+        let (root, b) = root(9);
+        // A win by half a point where 50 were expected, a loss by half a point where 50 were
+        // expected to be lost.
+        let (win, _) = root.value_of_area(&b, 8, 0, 50.0);
+        let (loss, _) = root.value_of_area(&b, 7, 0, -50.0);
+        assert!(win > 0.85 && loss < 0.15, "{win} {loss}");
+        // With no weight on the margin only winning counts.
+        let root = root.with_score_weight(0.0);
+        assert_eq!(root.value_of_area(&b, 8, 0, 50.0).0, 1.0);
+        assert_eq!(root.value_of_area(&b, -40, 0, -50.0).0, 0.0);
+    }
+
+    #[test]
+    fn the_score_utility_rises_and_saturates() {
+        assert_eq!(score_utility(0.0, 9), 0.0);
+        assert!(score_utility(9.0, 9) > 0.49 && score_utility(9.0, 9) < 0.51);
+        assert!(score_utility(-1000.0, 19) > -1.0 && score_utility(-1000.0, 19) < -0.98);
+        assert!(score_utility(3.0, 19) > score_utility(2.0, 19));
     }
 }

@@ -151,6 +151,14 @@ impl Node {
         self.visits.load(Relaxed)
     }
 
+    /// Black's mean margin in points over the playouts through the node, or `None` before any
+    /// (visits under way count as finished: a small bias while workers are out).
+    #[inline]
+    pub fn mean_margin(&self) -> Option<f64> {
+        let visits = self.visits.load(Relaxed);
+        (visits > 0).then(|| self.margin_halves.load(Relaxed) as f64 / 2.0 / visits as f64)
+    }
+
     pub fn is_expanded(&self) -> bool {
         self.state.load(std::sync::atomic::Ordering::Acquire) == EXPANDED
     }

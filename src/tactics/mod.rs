@@ -5,7 +5,7 @@
 //! - [`liberties`]: saving a group in atari, two-liberty attack and defence;
 //! - [`self_atari`]: which self-ataris are worth playing (throw-ins, nakade fills);
 //! - [`eyes`]: nakade shapes, the vital point of an eye space, the false eye of a seki;
-//! - [`semeai`]: capture races read out for the judgement;
+//! - [`semeai`]: capture races, read out for the judgement and one ply deep for the playouts;
 //! - [`benson`]: Benson's unconditional life.
 //!
 //! Invariants: every function reads the board it is given and leaves it as it was (reading
@@ -27,6 +27,7 @@ pub use eyes::{breaks_false_eye_seki, nakade_vital_point};
 pub use ladder::{atari_catches, extension_caught, ladder_attack_works, ladder_captured};
 pub use liberties::{saving_moves, two_liberty_moves};
 pub use self_atari::{is_bad_self_atari, is_nakade_fill};
+pub use semeai::{fills_race_liberty, race_moves};
 
 /// Small list of candidate points without allocation.
 #[derive(Clone, Copy)]

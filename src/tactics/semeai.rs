@@ -1,4 +1,5 @@
-//! Capture races (semeai) read out move by move, for the judgement of dead stones.
+//! Capture races (semeai): read out move by move for the judgement of dead stones, and read
+//! one ply deep for the playouts ([`race_moves`]).
 //!
 //! Random playouts decide a race between groups short of liberties by who happens to fill
 //! first. A group that loses its race against any defence can look alive half the time — most
@@ -12,7 +13,16 @@
 //! never needs to. A line that reaches a ko, lets the group grow past [`ESCAPE`] liberties or
 //! runs past the depth or node budget counts as a defence. So "captured" is a proof against
 //! every local defence, and a fight the reader cannot finish is never called lost.
+//!
+//! The playouts cannot afford that reading at every move. [`race_moves`] reads the common
+//! case in one ply and a ladder: a group of the side to move, short of liberties, next to an
+//! opponent group with at most two liberties and no more than its own; taking the right
+//! liberty of that group captures it whatever it does, unless it can run or take stones back.
+//! Playouts that left such races to chance let a big group with one eye and one outside
+//! liberty live against a group with three (issue 22).
 
+use super::ladder::atari_captures;
+use super::{for_each_adjacent_enemy, Candidates};
 use crate::board::{Board, Color, Point};
 use std::collections::HashMap;
 
@@ -64,6 +74,150 @@ pub fn captured_by_force(board: &Board, target: Point, first: Color) -> bool {
         reader.table.clear();
         reader.captured(board, first, 0)
     })
+}
+
+/// The moves by which the owner of `own`'s group (two liberties or more), to move, wins its
+/// capture race against an opponent group next to it with at most two liberties and no more
+/// than `own`'s: the capture of a group in atari; for a group with two liberties, the atari
+/// that captures it by force — its stone keeps two liberties (so it is no self-atari and,
+/// played on a liberty of `own`, leaves `own` two), the run at the other liberty gains nothing
+/// or runs into a ladder ([`atari_captures`]), and no stone of the mover next to the group is
+/// left in atari for it to take back. Adds them to `out` and returns the stones of the largest
+/// group in a race won that way (0: none), own or opponent's, so that a caller can treat the
+/// races of big groups as more urgent. A race that only a longer reading would win (or that is
+/// lost: the opponent's group has more liberties, or the atari fails) adds nothing.
+pub fn race_moves(board: &Board, own: Point, out: &mut Candidates) -> usize {
+    let Some(c) = board.color(own) else { return 0 };
+    let own_liberties = board.liberties(own);
+    if own_liberties < 2 {
+        return 0;
+    }
+    let own_stones = board.group_size(own);
+    let mut seen = [Point::NONE; 8];
+    let mut n_seen = 0;
+    let mut largest = 0;
+    for_each_adjacent_enemy(board, own, |e| {
+        let head = board.group_of(e);
+        if seen[..n_seen].contains(&head) {
+            return;
+        }
+        if n_seen < seen.len() {
+            seen[n_seen] = head;
+            n_seen += 1;
+        }
+        let libs = board.liberties(e);
+        if libs > 2 || libs > own_liberties {
+            return;
+        }
+        let won = match (board.atari_liberty(e), board.two_liberties(e)) {
+            (Some(l), _) => {
+                let legal = board.is_legal(l, c);
+                if legal {
+                    out.push(l);
+                }
+                legal
+            }
+            (None, Some((l1, l2))) => {
+                let mut any = false;
+                for (l, other) in [(l1, l2), (l2, l1)] {
+                    if atari_wins(board, e, l, other, c) {
+                        out.push(l);
+                        any = true;
+                    }
+                }
+                any
+            }
+            _ => false,
+        };
+        if won {
+            largest = largest.max(own_stones).max(board.group_size(e));
+        }
+    });
+    largest
+}
+
+/// Whether a stone of `c` on `p` only fills a liberty of its own group in a capture race: a
+/// group of `c` next to `p` with at most three liberties is left with fewer (the stone brings
+/// none of its own), and an opponent group next to it, which the stone does not touch, has no
+/// more liberties than it then keeps. The opponent, to move, is then ahead in the race: such a fill loses it by a tempo
+/// where [`race_moves`] or a wait would not.
+pub fn fills_race_liberty(board: &Board, p: Point, c: Color) -> bool {
+    let mut short = Point::NONE;
+    let mut most = 0;
+    for n in board.neighbours(p) {
+        match board.color(n) {
+            Some(o) if o == c => {
+                let libs = board.liberties(n);
+                if libs > most {
+                    most = libs;
+                    short = n;
+                }
+            }
+            // A capture is no mere fill.
+            Some(_) if board.liberties(n) == 1 => return false,
+            _ => {}
+        }
+    }
+    if !(2..=3).contains(&most) {
+        return false;
+    }
+    // The liberties of the group the stone makes, counted exactly up to `most`: those of the
+    // own groups it joins and its own empty neighbours, less `p`.
+    let mut libs = [Point::NONE; 4];
+    let mut left = 0;
+    let mut add = |l: Point| {
+        if l != p && left < libs.len() && !libs[..left].contains(&l) {
+            libs[left] = l;
+            left += 1;
+        }
+    };
+    for n in board.neighbours(p) {
+        match board.color(n) {
+            None if board.is_empty(n) => add(n),
+            Some(o) if o == c => {
+                if board.liberties(n) > 3 {
+                    return false;
+                }
+                board.for_each_liberty(n, &mut add);
+            }
+            _ => {}
+        }
+    }
+    if left >= most {
+        return false;
+    }
+    // An opponent group that the stone touches loses a liberty too: that is an attack.
+    let touched = |e: Point| {
+        let head = board.group_of(e);
+        board
+            .neighbours(p)
+            .iter()
+            .any(|&n| board.color(n) == Some(c.opponent()) && board.group_of(n) == head)
+    };
+    let mut behind = false;
+    for_each_adjacent_enemy(board, short, |e| {
+        if !behind && board.liberties(e) <= left && !touched(e) {
+            behind = true;
+        }
+    });
+    behind
+}
+
+/// Whether `c`'s atari on `l` captures the group at `enemy` (two liberties, `l` and `other`)
+/// whatever it does: see [`race_moves`].
+fn atari_wins(board: &Board, enemy: Point, l: Point, other: Point, c: Color) -> bool {
+    if !board.is_legal(l, c) || board.liberties_after(l, c) < 2 {
+        return false;
+    }
+    // A stone of `c` next to the group in atari elsewhere than on `l` is taken back at once,
+    // and the group is out.
+    let mut takes_back = false;
+    for_each_adjacent_enemy(board, enemy, |s| {
+        if board.atari_liberty(s).is_some_and(|x| x != l) {
+            takes_back = true;
+        }
+    });
+    !takes_back && atari_captures(board, l, other, c, enemy)
 }
 
 /// The heads of the groups in the fight around the group on `target`: that group first, then
@@ -269,6 +423,95 @@ mod tests {
         assert_eq!(b.liberties(b.point(2, 4)), 3);
         assert!(!captured_by_force(&b, b.point(2, 4), Black));
         assert!(captured_by_force(&b, b.point(2, 3), White));
+    }
+
+    fn race_moves_of(b: &Board, own: Point) -> Vec<Point> {
+        let mut out = Candidates::default();
+        race_moves(b, own, &mut out);
+        out.as_slice().to_vec()
+    }
+
+    #[test]
+    fn the_race_is_won_by_taking_the_short_group_s_liberty() {
+        // Two liberties each: the side to move takes one of the other's and wins.
+        let b = race(false);
+        let (c7, e7, c4, e4) = (b.point(2, 2), b.point(4, 2), b.point(2, 5), b.point(4, 5));
+        let mut black = race_moves_of(&b, b.point(2, 4));
+        black.sort();
+        let mut expected = vec![c7, e7];
+        expected.sort();
+        assert_eq!(black, expected);
+        let mut white = race_moves_of(&b, b.point(2, 3));
+        white.sort();
+        let mut expected = vec![c4, e4];
+        expected.sort();
+        assert_eq!(white, expected);
+        // Black with three liberties still wins by taking White's; White, one short, has no
+        // winning move, and none is offered.
+        let b = race(true);
+        assert_eq!(race_moves_of(&b, b.point(2, 4)).len(), 2);
+        assert!(race_moves_of(&b, b.point(2, 3)).is_empty());
+    }
+
+    #[test]
+    fn a_lost_race_offers_no_self_atari() {
+        // White's corner group (A8 B8 B9) has an eye at A9 and shares A7 with Black's group
+        // (B7 C7 C8 C9), whose other liberty is C6: one eye against none, Black loses. Taking
+        // A7 would leave Black one liberty (a self-atari White takes at C6); A9 is suicide.
+        let b = board(&[
+            ".OXO...", //
+            "OOXO...", //
+            ".XXO...", //
+            "OO.O...", //
+            ".OOO...", //
+            ".......", //
+            ".......",
+        ]);
+        let black = b.point(2, 1);
+        assert_eq!(b.liberties(black), 2);
+        assert_eq!(b.liberties(b.point(0, 1)), 2);
+        assert!(race_moves_of(&b, black).is_empty());
+    }
+
+    #[test]
+    fn filling_an_own_liberty_in_a_race_is_told_apart() {
+        // Black, three liberties against White's two, wins the race; filling its own D4 or C4
+        // leaves it two against two with White to move, and loses it. Taking White's C7 is no
+        // fill, nor is a stone for White's wall outside the race.
+        let b = race(true);
+        assert!(fills_race_liberty(&b, b.point(3, 5), Black));
+        assert!(fills_race_liberty(&b, b.point(2, 5), Black));
+        assert!(!fills_race_liberty(&b, b.point(2, 2), Black));
+        assert!(!fills_race_liberty(&b, b.point(6, 6), White));
+    }
+
+    #[test]
+    fn an_atari_that_starts_a_ladder_wins_the_race_unless_the_ladder_is_broken() {
+        // White (4,4) has two liberties, (5,4) and (4,5), next to Black's (4,3) with three;
+        // Black's atari at (4,5) drives White along a ladder to the edge.
+        let mut b = Board::new(19).unwrap();
+        for (x, y) in [(4, 3), (3, 4), (5, 5)] {
+            b.set_stone(b.point(x, y), Black);
+        }
+        b.set_stone(b.point(4, 4), White);
+        let own = b.point(4, 3);
+        assert!(race_moves_of(&b, own).contains(&b.point(4, 5)));
+        // White stones on both of the ladder's paths break it: no atari wins.
+        b.set_stone(b.point(7, 1), White);
+        b.set_stone(b.point(1, 7), White);
+        assert!(race_moves_of(&b, own).is_empty());
+    }
+
+    #[test]
+    fn the_playouts_race_size_is_the_largest_group_in_it() {
+        // In the even race, both groups have three stones.
+        let b = race(false);
+        let mut out = Candidates::default();
+        assert_eq!(race_moves(&b, b.point(2, 4), &mut out), 3);
+        // A race not won reports no size.
+        let b = race(true);
+        let mut out = Candidates::default();
+        assert_eq!(race_moves(&b, b.point(2, 3), &mut out), 0);
     }
 
     #[test]
