@@ -63,9 +63,13 @@ fn a_fischer_clock_is_never_overspent_and_its_increment_is_used() {
             main_before
         );
     }
-    // The increment is time to think with, not only to bank: the moves use most of it.
+    // The increment is time to think with, not only to bank. How much of it a move uses depends
+    // on the machine: a move whose best choice can no longer change (often because the tree
+    // kept from the last move already holds its answer) stops early and banks the rest, and a
+    // fast machine gets there sooner. So the bound is a third of the increments, which an engine
+    // that only banks its increments, or stops at once, fails.
     let total: f64 = times.iter().map(|t| t.0).sum();
-    assert!(total > 0.5 * times.len() as f64, "{:?}", times);
+    assert!(total > times.len() as f64 / 3.0, "{:?}", times);
     e.quit(Duration::from_secs(3));
 }
 
