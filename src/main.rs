@@ -351,8 +351,13 @@ struct MatchArgs {
     /// Seconds per move, sent to the engines as byo-yomi (`time_settings 0 S 1`).
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
+    /// A Fischer clock instead: MAIN seconds to start and INCREMENT seconds back after each
+    /// move, kept by the match for each engine (told with kata-time_settings and time_left
+    /// where the engine lists them); a move longer than the time left loses on time.
+    #[arg(long, num_args = 2, value_names = ["MAIN", "INCREMENT"], conflicts_with = "time", value_parser = parse_seconds)]
+    fischer: Option<Vec<f64>>,
     /// Seconds an engine may take to answer any command before it loses on time
-    /// [default: 3 × --time + 5, or 120 without --time]
+    /// [default: 3 × --time + 5; MAIN + INCREMENT + 5 under --fischer; else 120]
     #[arg(long, value_parser = parse_seconds)]
     move_timeout: Option<f64>,
     /// Moves after which a game is stopped and counted as it stands, 1 or more
@@ -446,6 +451,10 @@ fn main() -> ExitCode {
                 komi: m.komi.unwrap_or(m.rules.default_komi),
                 rules: m.rules,
                 time: m.time.map(Duration::from_secs_f64),
+                fischer: m.fischer.map(|f| match_play::Fischer {
+                    main: Duration::from_secs_f64(f[0]),
+                    increment: Duration::from_secs_f64(f[1]),
+                }),
                 move_timeout: m.move_timeout.map(Duration::from_secs_f64),
                 max_moves: m.max_moves.map(|n| n.min(usize::MAX as u64) as usize),
                 sgf_dir: m.sgf_dir,

@@ -3,7 +3,8 @@
 //! and a record that cannot be written is reported, the match going on to its summary; records
 //! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
 //! games and prints the summary; a move limit of zero is refused before any game; a flood of
-//! long stray lines is logged as bounded prefixes. The engines are small sh scripts written to a
+//! long stray lines is logged as bounded prefixes; a move longer than the time left on a
+//! Fischer clock loses on time. The engines are small sh scripts written to a
 //! temporary directory.
 
 use std::path::{Path, PathBuf};
@@ -309,6 +310,46 @@ fn a_move_limit_of_zero_is_refused() {
     assert!(!out.status.success(), "{}\n{}", stdout, stderr);
     assert!(game_lines(&stdout).is_empty(), "{}", stdout);
     assert!(stderr.contains("--max-moves"), "{}", stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_fischer_clock_overspent_loses_on_time() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-fischer");
+    // Black answers at once down the A file; White takes half a second a move down the E file.
+    let quick = engine(
+        &dir,
+        "quick",
+        "n=0",
+        "n=$((n+1)); printf '=%s A%s\\n\\n' \"$id\" \"$n\"",
+    );
+    let slow = engine(
+        &dir,
+        "slow",
+        "n=0",
+        "sleep 0.5; n=$((n+1)); printf '=%s E%s\\n\\n' \"$id\" \"$n\"",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &quick, "--white", &slow])
+        .args(["--games", "1", "--size", "5", "--fischer", "1", "0.1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    // White's clock: 1 s, then 0.5 + 0.1 = 0.6 s, then 0.2 s: its third move oversteps it.
+    let lines = game_lines(&stdout);
+    assert_eq!(lines.len(), 1, "{}", stdout);
+    assert!(lines[0].contains("B+T A wins"), "{}", stdout);
+    assert!(lines[0].contains("5 moves"), "{}", stdout);
+    assert!(
+        stdout.contains("Fischer clock: losses on time A 0, B 1"),
+        "{}",
+        stdout
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

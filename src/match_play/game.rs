@@ -15,7 +15,7 @@ use crate::prejudgement::Predictions;
 use crate::rules::Margin;
 use crate::sgf;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A running engine of one game, with what it said about itself.
 pub(super) struct Seat {
@@ -100,7 +100,30 @@ fn prepare(seat: &mut Seat, config: &MatchConfig) -> Result<(), Failure> {
             ask(seat, &format!("time_settings 0 {} 1", secs), d)?;
         }
     }
+    if let Some(f) = config.fischer {
+        if seat.lists("kata-time_settings") {
+            let command = format!(
+                "kata-time_settings fischer {} {}",
+                f.main.as_secs_f64(),
+                f.increment.as_secs_f64()
+            );
+            ask(seat, &command, d)?;
+        } else {
+            log::warn!(
+                "{} does not list kata-time_settings: it is not told its Fischer clock",
+                seat.title
+            );
+        }
+    }
     Ok(())
+}
+
+/// One engine's Fischer clock in a game.
+#[derive(Copy, Clone, Debug)]
+struct SeatClock {
+    left: Duration,
+    /// The least time left after one of its moves, before the increment.
+    least: Option<Duration>,
 }
 
 /// The commands an engine needs for pre-judgement games.
@@ -211,6 +234,8 @@ pub(super) struct Table {
     a_color: Color,
     /// Pre-judgement games: the two predictions once stated, the first mover's first.
     predictions: Option<Predictions>,
+    /// Under a Fischer clock, each seat's, moved with the seats.
+    clocks: Option<[SeatClock; 2]>,
 }
 
 /// A game as played: counted, or stopped by a signal (not counted).
@@ -242,6 +267,7 @@ pub fn play_game(
                 tengen_score: None,
                 referee_score: None,
                 prejudgement: None,
+                least_time_left: None,
             }));
         }
     };
@@ -373,6 +399,12 @@ impl Table {
             game,
             a_color,
             predictions: None,
+            clocks: config.fischer.map(|f| {
+                [SeatClock {
+                    left: f.main,
+                    least: None,
+                }; 2]
+            }),
         };
         Ok((table, end))
     }
@@ -410,9 +442,27 @@ impl Table {
         let seat = mover_seat(&self.game);
         let loser = seat_color(seat);
         let mover = &mut self.seats[seat];
+        let mut genmove_deadline = move_deadline;
+        if let Some(clock) = self.clocks.map(|c| c[seat]) {
+            // Only an engine told its Fischer clock hears what is left of it (KataGo's
+            // `time_left` takes fractions of a second; plain GTP's, integers).
+            if mover.lists("kata-time_settings") && mover.lists("time_left") {
+                let command = format!("time_left {} {:.3} 0", letter, clock.left.as_secs_f64());
+                ask(mover, &command, move_deadline).map_err(|e| {
+                    End::Win(
+                        loser.opponent(),
+                        "F",
+                        format!("{} {}", color, failure_text(&e)),
+                    )
+                })?;
+            }
+            // Past its clock the engine has lost; wait a little longer only to say so.
+            genmove_deadline = move_deadline.min(clock.left + Duration::from_secs(2));
+        }
+        let started = Instant::now();
         let answer = match mover
             .client
-            .send(&format!("genmove {}", letter), move_deadline)
+            .send(&format!("genmove {}", letter), genmove_deadline)
         {
             Ok(Ok(text)) => text,
             Ok(Err(msg)) => {
@@ -435,6 +485,25 @@ impl Table {
                 return Err(End::Win(loser.opponent(), "F", format!("{} {}", color, e)));
             }
         };
+        let used = started.elapsed();
+        if let (Some(clocks), Some(f)) = (self.clocks.as_mut(), config.fischer) {
+            let clock = &mut clocks[seat];
+            if used > clock.left {
+                return Err(End::Win(
+                    loser.opponent(),
+                    "T",
+                    format!(
+                        "{} took {:.3} s with {:.3} s on its clock",
+                        color,
+                        used.as_secs_f64(),
+                        clock.left.as_secs_f64()
+                    ),
+                ));
+            }
+            let after = clock.left - used;
+            clock.least = Some(clock.least.map_or(after, |l| l.min(after)));
+            clock.left = after + f.increment;
+        }
         let answer = answer.trim().to_string();
         if answer.eq_ignore_ascii_case("resign") {
             return Err(End::Win(
@@ -491,6 +560,9 @@ impl Table {
         let first_is_white = threshold.white == 1;
         if first_is_white != (first_player == Color::White) {
             self.seats.swap(0, 1);
+            if let Some(clocks) = self.clocks.as_mut() {
+                clocks.swap(0, 1);
+            }
         }
         let a_first = self.number % 2 == 1;
         self.a_color = if a_first == first_is_white {
@@ -564,6 +636,10 @@ impl Table {
             tengen_score: outcome.tengen_score,
             referee_score: outcome.referee_score,
             prejudgement: self.predictions,
+            least_time_left: self.clocks.map(|c| {
+                let a = self.a_color.index();
+                [c[a].least, c[1 - a].least]
+            }),
         }
     }
 }

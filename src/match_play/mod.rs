@@ -61,6 +61,8 @@ pub struct MatchConfig {
     pub rules: Rules,
     /// Seconds per move given to the engines as byo-yomi.
     pub time: Option<Duration>,
+    /// A Fischer clock the match keeps for each engine (instead of `time`).
+    pub fischer: Option<Fischer>,
     /// How long any answer may take; derived from `time` when not given.
     pub move_timeout: Option<Duration>,
     /// Moves after which a game is stopped and counted.
@@ -72,12 +74,27 @@ pub struct MatchConfig {
     pub seed: u64,
 }
 
+/// KataGo's Fischer time as the match keeps it: each engine starts with `main` and gets
+/// `increment` back after each of its moves; a move that takes longer than the time left loses
+/// on time. Engines that list `kata-time_settings` are told (`fischer MAIN INCREMENT`), and
+/// before each move, if they list `time_left`, how much they have; others play on their own
+/// settings.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Fischer {
+    pub main: Duration,
+    pub increment: Duration,
+}
+
 impl MatchConfig {
     fn move_timeout(&self) -> Duration {
-        self.move_timeout.unwrap_or(match self.time {
-            Some(t) => t * 3 + Duration::from_secs(5),
-            None => Duration::from_secs(120),
-        })
+        self.move_timeout
+            .unwrap_or(match (self.time, self.fischer) {
+                (Some(t), _) => t * 3 + Duration::from_secs(5),
+                // No move can take longer than the whole clock; the rest is a margin to see the
+                // overstep reported rather than a hang.
+                (None, Some(f)) => f.main + f.increment + Duration::from_secs(5),
+                (None, None) => Duration::from_secs(120),
+            })
     }
 
     /// Start-up and setup commands may take longer than a move (engines load networks, books),
@@ -118,10 +135,15 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
             config.komi.to_string()
         },
         config.rules.name,
-        config.time.map_or(String::new(), |t| format!(
-            ", {} s per move",
-            t.as_secs_f64()
-        ))
+        match (config.time, config.fischer) {
+            (Some(t), _) => format!(", {} s per move", t.as_secs_f64()),
+            (None, Some(f)) => format!(
+                ", Fischer clock of {} s and {} s a move",
+                f.main.as_secs_f64(),
+                f.increment.as_secs_f64()
+            ),
+            (None, None) => String::new(),
+        }
     )
     .map_err(io)?;
     writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
@@ -177,6 +199,22 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
             100.0 * hi,
             summary.decided(),
             if summary.decided() == 1 { "" } else { "s" }
+        )
+        .map_err(io)?;
+    }
+    if config.fischer.is_some() {
+        let least = |t: Option<Duration>| {
+            t.map_or("no move".to_string(), |t| {
+                format!("{:.3} s", t.as_secs_f64())
+            })
+        };
+        writeln!(
+            out,
+            "Fischer clock: losses on time A {}, B {}; least time left after a move A {}, B {}",
+            summary.time_losses[0],
+            summary.time_losses[1],
+            least(summary.least_time_left[0]),
+            least(summary.least_time_left[1])
         )
         .map_err(io)?;
     }

@@ -4,6 +4,7 @@
 use crate::board::Color;
 use crate::prejudgement::Predictions;
 use crate::rules::Margin;
+use std::time::Duration;
 
 /// Which engine of the match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub struct GameResult {
     pub referee_score: Option<Result<Margin, String>>,
     /// Pre-judgement games: the two predictions (the first mover's first).
     pub prejudgement: Option<Predictions>,
+    /// Under a Fischer clock: the least time engines A and B had left after a move of theirs
+    /// (before the increment); `None` for an engine that made no move.
+    pub least_time_left: Option<[Option<Duration>; 2]>,
 }
 
 impl GameResult {
@@ -57,6 +61,10 @@ pub struct Summary {
     pub black_wins: usize,
     /// Games in which tengen's count and the referee's differ.
     pub disagreements: usize,
+    /// Under a Fischer clock: games lost on time by A and by B.
+    pub time_losses: [usize; 2],
+    /// Under a Fischer clock: the least time A and B had left after a move, over all games.
+    pub least_time_left: [Option<Duration>; 2],
 }
 
 impl Summary {
@@ -73,6 +81,21 @@ impl Summary {
         if let (Some(t), Some(Ok(r))) = (g.tengen_score, &g.referee_score) {
             if t != *r {
                 self.disagreements += 1;
+            }
+        }
+        if g.result.ends_with("+T") {
+            match g.winner_side() {
+                Some(Side::A) => self.time_losses[1] += 1,
+                Some(Side::B) => self.time_losses[0] += 1,
+                None => {}
+            }
+        }
+        if let Some(least) = g.least_time_left {
+            for (kept, t) in self.least_time_left.iter_mut().zip(least) {
+                *kept = match (*kept, t) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
             }
         }
     }
@@ -133,6 +156,16 @@ pub fn game_line(g: &GameResult) -> String {
             p.threshold().margin
         ));
     }
+    if let Some(least) = g.least_time_left {
+        let show = |t: Option<Duration>| {
+            t.map_or("-".to_string(), |t| format!("{:.2} s", t.as_secs_f64()))
+        };
+        line.push_str(&format!(
+            "; least time left A {}, B {}",
+            show(least[0]),
+            show(least[1])
+        ));
+    }
     if let Some(t) = g.tengen_score {
         line.push_str(&format!("; tengen counts {}", t));
     }
@@ -189,6 +222,7 @@ mod tests {
             tengen_score: None,
             referee_score: None,
             prejudgement: None,
+            least_time_left: None,
         };
         s.add(&g(1, Some(Color::Black)));
         s.add(&g(2, Some(Color::Black)));
