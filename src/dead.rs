@@ -11,8 +11,8 @@
 //!   that the side to move captures by force, as it would if play went on, is dead.
 //!
 //! Everything here is a pure function of the position and the map (the races' reading may be
-//! handed in, [`judge_reading`], so that the caller can spread it over threads and bound it in
-//! time), so that the engine's `final_score`, `final_status_list` and ownership display, and
+//! handed in, [`judge_reading`], so that the caller can spread it over threads and bound how many
+//! are read), so that the engine's `final_score`, `final_status_list` and ownership display, and
 //! the match tool's count of a finished game, come from one judgement: the search's
 //! `judgement` makes it once per position. Lists of points are sorted and without repeats.
 
@@ -44,7 +44,7 @@ pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
 /// [`judge`], with the capture races read by `read`: given the groups to read out (a stone of
 /// each, see [`race_targets`]), it answers for each whether the side to move captures it by
 /// force ([`semeai::captured_by_force`]). A group it answers `false` for — read or not — is
-/// not lost, as a fight the reader cannot finish is not; so a reading cut short by time only
+/// not lost, as a fight the reader cannot finish is not; so a reading cut short only
 /// leaves groups alive.
 pub fn judge_reading(
     game: &Game,

@@ -7,11 +7,12 @@
 //! `final_status_list`, GoGui's marks, the player's pass and dame decisions and the match tool's
 //! count all read one [`Judgement`].
 //!
-//! Bounded in time on any board: the playouts are [`OWNERSHIP_PLAYOUTS`] up to 19×19 and fewer
-//! in proportion to the area beyond (a playout's length grows with the area), and no race is
-//! started after [`READING_TIME`] (one already started ends within the reader's node budget).
-//! A race left unread is not lost, as one the reader cannot finish is not; so only a reading cut
-//! short by a slow machine can make the same position count differently.
+//! Bounded in time on any board and the same on any machine: the playouts are
+//! [`OWNERSHIP_PLAYOUTS`] up to 19×19 and fewer in proportion to the area beyond (a playout's
+//! length grows with the area), and at most [`MAX_RACES`] capture races are read, the most
+//! doubtful first, each within the reader's node budget. A race left unread is not lost, as one
+//! the reader cannot finish is not; no clock decides what is read, so a loaded machine is
+//! slower, never different.
 
 use super::ownership;
 use super::OWNERSHIP_PLAYOUTS;
@@ -22,10 +23,12 @@ use crate::rules::{HalfPoints, Rules};
 use crate::score::{self, Count};
 use crate::tactics::semeai;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How long the capture races may be read: no race starts later than this after the first.
-pub const READING_TIME: Duration = Duration::from_secs(1);
+/// The capture races read at most, the most doubtful groups first ([`dead::race_targets`]'s
+/// order): a race costs at most the reader's node budget (about a tenth of a second), so the
+/// reading stays near a second on one thread, while finished games have a handful of races.
+pub const MAX_RACES: usize = 12;
 
 /// A finished position judged.
 #[derive(Clone, Debug)]
@@ -78,9 +81,7 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
 
 /// Dead stones, seki and the count, given the ownership map.
 fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
-    let dead = dead::judge_reading(game, &ownership, |targets| {
-        read_races(game, pool, targets, READING_TIME)
-    });
+    let dead = dead::judge_reading(game, &ownership, |targets| read_races(game, pool, targets));
     let count = score::count(game, &dead);
     Judgement {
         ownership,
@@ -89,35 +90,32 @@ fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgem
     }
 }
 
-/// Whether the side to move captures each target by force, read on the pool's workers in the
-/// targets' order; none is started after `time`, and those left unread are `false`.
-fn read_races(
-    game: &Game,
-    pool: &rayon::ThreadPool,
-    targets: &[Point],
-    time: Duration,
-) -> Vec<bool> {
-    let deadline = Instant::now() + time;
+/// Whether the side to move captures each target by force, read on the pool's workers; only
+/// the first [`MAX_RACES`] targets are read, the rest answer `false`.
+fn read_races(game: &Game, pool: &rayon::ThreadPool, targets: &[Point]) -> Vec<bool> {
+    let start = Instant::now();
+    let read = targets.len().min(MAX_RACES);
     let next = AtomicUsize::new(0);
-    let read = AtomicUsize::new(0);
     let lost: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
     pool.broadcast(|_| loop {
         let i = next.fetch_add(1, Relaxed);
-        if i >= targets.len() || Instant::now() >= deadline {
+        if i >= read {
             break;
         }
         if semeai::captured_by_force(game.board(), targets[i], game.to_move()) {
             lost[i].store(true, Relaxed);
         }
-        read.fetch_add(1, Relaxed);
     });
-    let read = read.load(Relaxed);
+    log::debug!(
+        "judgement: {} capture races read in {:?}",
+        read,
+        start.elapsed()
+    );
     if read < targets.len() {
         log::info!(
-            "judgement: {} of {} capture races read in {:?}, the rest left alive",
+            "judgement: {} of {} capture races read, the rest left alive",
             read,
-            targets.len(),
-            time
+            targets.len()
         );
     }
     lost.into_iter().map(AtomicBool::into_inner).collect()
