@@ -81,7 +81,9 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
 
 /// Dead stones, seki and the count, given the ownership map.
 fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
-    let dead = dead::judge_reading(game, &ownership, |targets| read_races(game, pool, targets));
+    let dead = dead::judge_reading(game, &ownership, |targets| {
+        read_races(game, pool, targets, MAX_RACES)
+    });
     let count = score::count(game, &dead);
     Judgement {
         ownership,
@@ -91,10 +93,10 @@ fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgem
 }
 
 /// Whether the side to move captures each target by force, read on the pool's workers; only
-/// the first [`MAX_RACES`] targets are read, the rest answer `false`.
-fn read_races(game: &Game, pool: &rayon::ThreadPool, targets: &[Point]) -> Vec<bool> {
+/// the first `limit` targets are read, the rest answer `false`.
+fn read_races(game: &Game, pool: &rayon::ThreadPool, targets: &[Point], limit: usize) -> Vec<bool> {
     let start = Instant::now();
-    let read = targets.len().min(MAX_RACES);
+    let read = targets.len().min(limit);
     let next = AtomicUsize::new(0);
     let lost: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
     pool.broadcast(|_| loop {
@@ -230,16 +232,14 @@ mod tests {
     }
 
     #[test]
-    fn races_read_in_time_are_the_pure_judgement_and_unread_ones_live() {
+    fn races_read_are_the_pure_judgement_and_unread_ones_live() {
         let g = race();
         let pool = one_thread();
         let own = estimate(&g, &pool, 7);
-        let read = dead::judge_reading(&g, &own, |t| {
-            read_races(&g, &pool, t, Duration::from_secs(60))
-        });
+        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, MAX_RACES));
         assert_eq!(read, dead::judge(&g, &own));
         assert!(read.contains(&g.board().point(2, 3)));
-        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, Duration::ZERO));
+        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, 0));
         assert!(!unread.contains(&g.board().point(2, 3)));
     }
 
