@@ -21,6 +21,21 @@ loadsgf counting_eye_space_1.sgf
 20 final_status_list dead
 #? [L12 J11 K11 L11 M11\nG7]*
 
+# 9×9, Chinese rules, Black to move (tengen at level 3 against GNU Go level 1). White's top
+# right group G9 G8 E7 F7 G7 H7 J7 H6 has four liberties: H9 and H8 of a corner eye space that
+# holds Black's J8, F6 inside Black's wall, and J6 on the edge that Black's area surrounds. Both
+# referees count it dead with A3 A2, B+5.5 (KataGo: the same dead list). tengen's playouts
+# kept it, W+25.5, and the race reader found no capture: Black must first take J5 from outside
+# the fight, then J6, and only then the corner. The life reader (tactics::life) walls off the
+# edge the playouts give Black and finds that sequence; J8 then lives inside the dead group.
+tengen-rules chinese
+loadsgf counting_eye_space_2.sgf
+15 final_score
+#? [B\+5\.5]
+
+16 final_status_list dead
+#? [G9 G8 E7 F7 G7 H7 J7 H6\nA3 A2]
+
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.

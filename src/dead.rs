@@ -19,7 +19,7 @@
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::score;
-use crate::tactics::{semeai, unconditionally_alive};
+use crate::tactics::{life, semeai, unconditionally_alive};
 
 /// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
 /// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
@@ -36,14 +36,38 @@ pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
     judge_reading(game, ownership, |targets| {
         targets
             .iter()
-            .map(|&p| semeai::captured_by_force(game.board(), p, game.to_move()))
+            .map(|&p| lost_by_force(game, ownership, p))
             .collect()
     })
 }
 
-/// [`judge`], with the capture races read by `read`: given the groups to read out (a stone of
-/// each, see [`race_targets`]), it answers for each whether the side to move captures it by
-/// force ([`semeai::captured_by_force`]). A group it answers `false` for — read or not — is
+/// Whether the group on `target` is lost by force, the side to move first, read out: captured in
+/// its capture race ([`semeai::captured_by_force`]), or killed in its space
+/// ([`life::dies_in_its_space`]), with the empty points the map gives surely to the opponent
+/// walled off: the group may not count on room its playouts never gave it.
+pub fn lost_by_force(game: &Game, ownership: &[f32], target: Point) -> bool {
+    let board = game.board();
+    let Some(owner) = board.color(target) else {
+        return false;
+    };
+    if semeai::captured_by_force(board, target, game.to_move()) {
+        return true;
+    }
+    let map = by_point(board, ownership);
+    let toward_opponent = |p: Point| match owner {
+        Color::Black => -map[p.idx()],
+        Color::White => map[p.idx()],
+    };
+    let mut walled = vec![false; CELLS];
+    for &p in board.empty_points() {
+        walled[p.idx()] = toward_opponent(p) >= SURELY_DEAD;
+    }
+    life::dies_in_its_space(board, target, game.to_move(), &walled)
+}
+
+/// [`judge`], with the groups' fights read by `read`: given the groups to read out (a stone of
+/// each, see [`race_targets`]), it answers for each whether the group is lost by force
+/// ([`lost_by_force`]). A group it answers `false` for — read or not — is
 /// not lost, as a fight the reader cannot finish is not; so a reading cut short only
 /// leaves groups alive.
 pub fn judge_reading(
@@ -55,14 +79,52 @@ pub fn judge_reading(
     let mut dead = from_ownership(board, ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
     let targets = race_targets(game, ownership, &dead);
+    let mut killed = Vec::new();
     for (&p, lost) in targets.iter().zip(read(&targets)) {
         if lost {
+            killed.push(p);
             dead.extend(board.group_stones(p));
         }
     }
+    revive_inside_killed(board, &mut dead, &killed);
     dead.sort();
     dead.dedup();
     dead
+}
+
+/// Takes off the `dead` list the groups that were dead only as stones inside a group the
+/// reading has now killed (the stones `killed` name): a group of the other colour next to it
+/// whose neighbouring opponent stones are all dead. Inside a dead group's eye space the
+/// opponent's stones were never in danger.
+fn revive_inside_killed(board: &Board, dead: &mut Vec<Point>, killed: &[Point]) {
+    let mut is_dead = vec![false; CELLS];
+    for &p in dead.iter() {
+        is_dead[p.idx()] = true;
+    }
+    let mut revived = vec![false; CELLS];
+    for &k in killed {
+        let Some(c) = board.color(k) else { continue };
+        for s in board.group_stones(k) {
+            for n in board.neighbours(s) {
+                if board.color(n) != Some(c.opponent()) || !is_dead[n.idx()] || revived[n.idx()] {
+                    continue;
+                }
+                let stones: Vec<Point> = board.group_stones(n).collect();
+                let safe = stones.iter().all(|&t| {
+                    board
+                        .neighbours(t)
+                        .iter()
+                        .all(|&m| board.color(m) != Some(c) || is_dead[m.idx()])
+                });
+                if safe {
+                    for t in stones {
+                        revived[t.idx()] = true;
+                    }
+                }
+            }
+        }
+    }
+    dead.retain(|p| !revived[p.idx()]);
 }
 
 /// The stones in seki once the `dead` stones are lifted.

@@ -9,7 +9,7 @@ use tengen::rules::Rules;
 use tengen::{score, sgf};
 
 /// The finished games kept under gtp-scripts/ (played to two passes or set up as final).
-const FINISHED: [&str; 14] = [
+const FINISHED: [&str; 15] = [
     "game_dead_stone.sgf",
     "game_dead_stones.sgf",
     "atari_not_seki.sgf",
@@ -24,6 +24,7 @@ const FINISHED: [&str; 14] = [
     "semeai_nakade.sgf",
     "split_dead.sgf",
     "race_crowded.sgf",
+    "counting_eye_space_2.sgf",
 ];
 
 /// The answers (without `= `) to `commands`, one per command, from a fresh engine.

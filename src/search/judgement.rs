@@ -21,7 +21,6 @@ use crate::dead;
 use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::score::{self, Count};
-use crate::tactics::semeai;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -82,7 +81,7 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
 /// Dead stones, seki and the count, given the ownership map.
 fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
     let dead = dead::judge_reading(game, &ownership, |targets| {
-        read_races(game, pool, targets, MAX_RACES)
+        read_races(game, pool, &ownership, targets, MAX_RACES)
     });
     let count = score::count(game, &dead);
     Judgement {
@@ -92,9 +91,15 @@ fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgem
     }
 }
 
-/// Whether the side to move captures each target by force, read on the pool's workers; only
-/// the first `limit` targets are read, the rest answer `false`.
-fn read_races(game: &Game, pool: &rayon::ThreadPool, targets: &[Point], limit: usize) -> Vec<bool> {
+/// Whether each target is lost by force ([`dead::lost_by_force`]), read on the pool's workers;
+/// only the first `limit` targets are read, the rest answer `false`.
+fn read_races(
+    game: &Game,
+    pool: &rayon::ThreadPool,
+    ownership: &[f32],
+    targets: &[Point],
+    limit: usize,
+) -> Vec<bool> {
     let start = Instant::now();
     let read = targets.len().min(limit);
     let next = AtomicUsize::new(0);
@@ -104,7 +109,7 @@ fn read_races(game: &Game, pool: &rayon::ThreadPool, targets: &[Point], limit: u
         if i >= read {
             break;
         }
-        if semeai::captured_by_force(game.board(), targets[i], game.to_move()) {
+        if dead::lost_by_force(game, ownership, targets[i]) {
             lost[i].store(true, Relaxed);
         }
     });
@@ -236,10 +241,10 @@ mod tests {
         let g = race();
         let pool = one_thread();
         let own = estimate(&g, &pool, 7);
-        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, MAX_RACES));
+        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, MAX_RACES));
         assert_eq!(read, dead::judge(&g, &own));
         assert!(read.contains(&g.board().point(2, 3)));
-        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, t, 0));
+        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, 0));
         assert!(!unread.contains(&g.board().point(2, 3)));
     }
 

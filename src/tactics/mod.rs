@@ -6,6 +6,7 @@
 //! - [`self_atari`]: which self-ataris are worth playing (throw-ins, nakade fills);
 //! - [`eyes`]: nakade shapes, the vital point of an eye space, the false eye of a seki;
 //! - [`semeai`]: capture races, read out for the judgement and one ply deep for the playouts;
+//! - [`life`]: whether a group shut in a small space is killed, read out for the judgement;
 //! - [`benson`]: Benson's unconditional life.
 //!
 //! Invariants: every function reads the board it is given and leaves it as it was (reading
@@ -18,6 +19,7 @@ pub mod benson;
 pub mod eyes;
 pub mod ladder;
 pub mod liberties;
+pub mod life;
 pub mod self_atari;
 pub mod semeai;
 
