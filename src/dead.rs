@@ -127,6 +127,67 @@ fn revive_inside_killed(board: &Board, dead: &mut Vec<Point>, killed: &[Point]) 
     dead.retain(|p| !revived[p.idx()]);
 }
 
+/// The groups left behind by dead stones: on `lifted` (the position with the `dead` stones
+/// taken off), the groups that `ownership` (a map made on `lifted`) gives to the opponent beyond
+/// [`DEAD`] and whose empty surroundings reach a point a dead stone stood on. A loose stone
+/// next to a dead group looks alive to the playouts while the group still stands on the board
+/// (half its neighbours are friends); once the group is gone it is alone in the opponent's
+/// area, as the referees see it after they take the dead stones off.
+pub fn left_behind(lifted: &Board, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
+    let mut was_dead = vec![false; CELLS];
+    for &p in dead {
+        was_dead[p.idx()] = true;
+    }
+    let mut found = Vec::new();
+    for p in from_ownership(lifted, ownership, DEAD) {
+        if was_dead[p.idx()] || found.contains(&p) {
+            continue;
+        }
+        let group: Vec<Point> = lifted.group_stones(p).collect();
+        if near_lifted(lifted, &group, &was_dead) {
+            found.extend(group);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// How far through empty points [`left_behind`] looks from a group for a lifted stone's point.
+const LEFT_BEHIND_REACH: usize = 24;
+
+/// Whether the empty points around `group` (at most [`LEFT_BEHIND_REACH`] of them, nearest
+/// first) include a point in `was_dead`.
+fn near_lifted(board: &Board, group: &[Point], was_dead: &[bool]) -> bool {
+    let mut seen = vec![false; CELLS];
+    let mut queue: Vec<Point> = Vec::new();
+    for &s in group {
+        seen[s.idx()] = true;
+    }
+    for &s in group {
+        for n in board.neighbours(s) {
+            if board.on_board(n) && board.is_empty(n) && !seen[n.idx()] {
+                seen[n.idx()] = true;
+                queue.push(n);
+            }
+        }
+    }
+    let mut i = 0;
+    while i < queue.len() && i < LEFT_BEHIND_REACH {
+        let p = queue[i];
+        i += 1;
+        if was_dead[p.idx()] {
+            return true;
+        }
+        for n in board.neighbours(p) {
+            if board.on_board(n) && board.is_empty(n) && !seen[n.idx()] {
+                seen[n.idx()] = true;
+                queue.push(n);
+            }
+        }
+    }
+    false
+}
+
 /// The stones in seki once the `dead` stones are lifted.
 pub fn seki(board: &Board, dead: &[Point]) -> Vec<Point> {
     score::seki_stones(&score::lift(board, dead))

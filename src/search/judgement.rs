@@ -80,9 +80,19 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
 
 /// Dead stones, seki and the count, given the ownership map.
 fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
-    let dead = dead::judge_reading(game, &ownership, |targets| {
+    let mut dead = dead::judge_reading(game, &ownership, |targets| {
         read_races(game, pool, &ownership, targets, MAX_RACES)
     });
+    if !dead.is_empty() {
+        // A second look with the dead stones off the board, for what they leave behind.
+        let board = game.board();
+        let lifted = score::lift(board, &dead);
+        let seed = board.hash() ^ lifted.hash();
+        let playouts = ownership_playouts(board.size());
+        let again = ownership::estimate(pool, &lifted, game.to_move(), playouts, seed);
+        dead.extend(dead::left_behind(&lifted, &again, &dead));
+        dead.sort();
+    }
     let count = score::count(game, &dead);
     Judgement {
         ownership,
