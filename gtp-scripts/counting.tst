@@ -36,6 +36,20 @@ loadsgf counting_eye_space_2.sgf
 16 final_status_list dead
 #? [G9 G8 E7 F7 G7 H7 J7 H6\nA3 A2]
 
+# 13×13, Chinese rules, White to move (tengen at level 3 against GNU Go level 1). Black's top
+# group E13 E12 G12 H12 E11 F11 G11 E10 has its eye space along the first line, D13 and F13 to
+# K13, with White's F12 in atari inside it. Both referees count it dead, W+2.5 (KataGo: the
+# same dead list). tengen takes F12 and keeps the group, B+45.5: the life reader, White first,
+# reads the whole top edge (6,000 positions, 40 plies) and finds no capture by force; a line
+# through a ko counts as a defence, and the referees' kill may need one.
+tengen-rules chinese
+loadsgf counting_eye_space_3.sgf
+17 final_score
+#? [W\+2\.5]*
+
+18 final_status_list dead
+#? [E13 E12 G12 H12 E11 F11 G11 E10\nC9\nF9 F8\nK7\nJ6 J5 J4\nK3 L3\nH2]*
+
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
