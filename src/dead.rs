@@ -79,48 +79,55 @@ pub fn judge_reading(
     let mut dead = from_ownership(board, ownership, DEAD);
     dead.extend(capturable_at_once(game, &dead));
     let targets = race_targets(game, ownership, &dead);
-    let mut killed = Vec::new();
     for (&p, lost) in targets.iter().zip(read(&targets)) {
         if lost {
-            killed.push(p);
             dead.extend(board.group_stones(p));
         }
     }
-    revive_inside_killed(board, &mut dead, &killed);
+    revive_inside_dead(board, &mut dead);
     dead.sort();
     dead.dedup();
     dead
 }
 
-/// Takes off the `dead` list the groups that were dead only as stones inside a group the
-/// reading has now killed (the stones `killed` name): a group of the other colour next to it
-/// whose neighbouring opponent stones are all dead. Inside a dead group's eye space the
-/// opponent's stones were never in danger.
-fn revive_inside_killed(board: &Board, dead: &mut Vec<Point>, killed: &[Point]) {
+/// Takes off the `dead` list the groups that were dead only as stones inside dead groups: a
+/// group whose neighbouring opponent stones (one at least) are all dead, in groups of more
+/// stones than it has. Inside a dead group's eye space the opponent's stones were never in
+/// danger; the playouts, and a group the reading has just killed, may have left them dead.
+fn revive_inside_dead(board: &Board, dead: &mut Vec<Point>) {
     let mut is_dead = vec![false; CELLS];
     for &p in dead.iter() {
         is_dead[p.idx()] = true;
     }
     let mut revived = vec![false; CELLS];
-    for &k in killed {
-        let Some(c) = board.color(k) else { continue };
-        for s in board.group_stones(k) {
+    let mut seen = vec![false; CELLS];
+    for &p in dead.iter() {
+        if seen[p.idx()] {
+            continue;
+        }
+        let Some(c) = board.color(p) else { continue };
+        let stones: Vec<Point> = board.group_stones(p).collect();
+        for &s in &stones {
+            seen[s.idx()] = true;
+        }
+        let mut around: Vec<Point> = Vec::new();
+        let mut all_dead = true;
+        for &s in &stones {
             for n in board.neighbours(s) {
-                if board.color(n) != Some(c.opponent()) || !is_dead[n.idx()] || revived[n.idx()] {
+                if board.color(n) != Some(c.opponent()) {
                     continue;
                 }
-                let stones: Vec<Point> = board.group_stones(n).collect();
-                let safe = stones.iter().all(|&t| {
-                    board
-                        .neighbours(t)
-                        .iter()
-                        .all(|&m| board.color(m) != Some(c) || is_dead[m.idx()])
-                });
-                if safe {
-                    for t in stones {
-                        revived[t.idx()] = true;
-                    }
+                all_dead &= is_dead[n.idx()];
+                let head = board.group_of(n);
+                if !around.contains(&head) {
+                    around.push(head);
                 }
+            }
+        }
+        let bigger: usize = around.iter().map(|&h| board.group_size(h)).sum();
+        if all_dead && !around.is_empty() && bigger > stones.len() {
+            for s in stones {
+                revived[s.idx()] = true;
             }
         }
     }
@@ -377,6 +384,29 @@ mod tests {
         assert_eq!(judge(&g, &even), stones(b.point(2, 3)));
         g.play(Color::Black, Move::Pass).unwrap();
         assert_eq!(judge(&g, &even), stones(b.point(2, 4)));
+    }
+
+    #[test]
+    fn stones_inside_a_dead_group_come_back_to_life() {
+        // White's C4 D4 C3 group next to Black's D3, and White's lone A1: with all of them
+        // listed dead, D3 was only inside White's dead group and lives; A1 touches no Black
+        // stone and stays dead.
+        let g = position(&[".....", "..OO.", "..OX.", ".....", "O...."]);
+        let b = g.board();
+        let (c4, d4, c3, d3, a1) = (
+            b.point(2, 1),
+            b.point(3, 1),
+            b.point(2, 2),
+            b.point(3, 2),
+            b.point(0, 4),
+        );
+        let mut dead = vec![c4, d4, c3, d3, a1];
+        revive_inside_dead(b, &mut dead);
+        assert_eq!(dead, vec![c4, d4, c3, a1]);
+        // Alone on the list, D3 touches living White stones: it stays dead.
+        let mut dead = vec![d3];
+        revive_inside_dead(b, &mut dead);
+        assert_eq!(dead, vec![d3]);
     }
 
     #[test]
