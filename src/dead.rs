@@ -85,9 +85,36 @@ pub fn judge_reading(
         }
     }
     revive_inside_dead(board, &mut dead);
+    revive_ko_stones(board, &mut dead);
     dead.sort();
     dead.dedup();
     dead
+}
+
+/// Takes off the `dead` list the lone stones in atari whose capture is a ko: the capturing
+/// stone would have no liberty but the captured stone's point, among the owner's living stones.
+/// The playouts take such a stone whenever the capture comes up; the referees leave it on the
+/// board, since taking it starts a ko its owner may win.
+fn revive_ko_stones(board: &Board, dead: &mut Vec<Point>) {
+    let mut is_dead = vec![false; CELLS];
+    for &p in dead.iter() {
+        is_dead[p.idx()] = true;
+    }
+    let ko = |p: Point| -> bool {
+        let Some(c) = board.color(p) else {
+            return false;
+        };
+        if board.group_size(p) != 1 {
+            return false;
+        }
+        let Some(l) = board.atari_liberty(p) else {
+            return false;
+        };
+        board.neighbours(l).iter().all(|&n| {
+            !board.on_board(n) || n == p || (board.color(n) == Some(c) && !is_dead[n.idx()])
+        })
+    };
+    dead.retain(|&p| !ko(p));
 }
 
 /// Takes off the `dead` list the groups that were dead only as stones inside dead groups: a
@@ -248,18 +275,28 @@ fn for_owner(board: &Board, owner: &[f32], p: Point) -> f32 {
     }
 }
 
-/// The groups whose capture race the judgement reads out, a stone of each: those that the map
-/// leaves alive without being sure of them (their owner keeps them in fewer than 90% of the
+/// Groups with at most this many liberties are read out whatever the map says (unless dead
+/// stones are among their attackers): the playouts
+/// can leave a short race alone and keep its loser (in a finished 9×9 game, a two-liberty group
+/// that dies to either side's first move survived 99% of them). Reading one is cheap.
+const SHORT_LIBERTIES: usize = 2;
+
+/// The groups whose capture race the judgement reads out, a stone of each: those with at most
+/// [`SHORT_LIBERTIES`] liberties, and those that the map leaves alive without being sure of them (their owner keeps them in fewer than 90% of the
 /// playouts), short of liberties, neither among `dead` nor unconditionally alive. Random
 /// playouts decide such a fight by who happens to play the key point first, most of all when
 /// the winner's liberties are an eye space with the loser's stones in it, or when a group
 /// without room for two eyes dies only to the one move that splits it; reading it out settles
 /// it. The groups the playouts think worst of come first (then board order), so that a reading
-/// bounded in time spends it where the count most likely changes.
+/// bounded in how many it reads spends it where the count most likely changes.
 pub fn race_targets(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point> {
     let board = game.board();
     let owner = by_point(board, ownership);
     let mut seen = vec![false; CELLS];
+    let mut is_dead = vec![false; CELLS];
+    for &p in dead {
+        is_dead[p.idx()] = true;
+    }
     for &p in dead.iter().chain(&unconditionally_alive(board)) {
         seen[p.idx()] = true;
     }
@@ -272,13 +309,30 @@ pub fn race_targets(game: &Game, ownership: &[f32], dead: &[Point]) -> Vec<Point
             seen[s.idx()] = true;
         }
         let kept = for_owner(board, &owner, p);
-        if board.liberties(p) <= semeai::MAX_LIBERTIES && kept < SURELY_DEAD {
+        let libs = board.liberties(p);
+        let short = libs <= SHORT_LIBERTIES && !next_to_dead(board, p, &is_dead);
+        if short || (libs <= semeai::MAX_LIBERTIES && kept < SURELY_DEAD) {
             targets.push((kept, p));
         }
     }
     // Stable: equal ownership keeps board order.
     targets.sort_by(|a, b| a.0.total_cmp(&b.0));
     targets.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Whether an opponent stone next to the group on `p` is among the dead (`is_dead` by point
+/// index): such a group's short liberties are the dead stones' doing, and reading it on the
+/// board, where those stones still fight, would take it for lost.
+fn next_to_dead(board: &Board, p: Point, is_dead: &[bool]) -> bool {
+    let Some(c) = board.color(p) else {
+        return false;
+    };
+    board.group_stones(p).any(|s| {
+        board
+            .neighbours(s)
+            .iter()
+            .any(|&n| board.color(n) == Some(c.opponent()) && is_dead[n.idx()])
+    })
 }
 
 /// Groups in atari (not among `dead`) that the opponent can capture at once with a stone that
@@ -407,6 +461,19 @@ mod tests {
         let mut dead = vec![d3];
         revive_inside_dead(b, &mut dead);
         assert_eq!(dead, vec![d3]);
+    }
+
+    #[test]
+    fn a_stone_whose_capture_is_a_ko_is_not_dead() {
+        // White's E1 is in atari on D1, and Black's stone there would have E1's point as its
+        // only liberty among White's C1 D2: a ko, so E1 stays. White's A5 in atari in Black's
+        // corner is taken cleanly and stays dead.
+        let g = position(&["OX...", ".....", "...XX", "...OX", "..O.O"]);
+        let b = g.board();
+        let (e1, a5) = (b.point(4, 4), b.point(0, 0));
+        let mut dead = vec![a5, e1];
+        revive_ko_stones(b, &mut dead);
+        assert_eq!(dead, vec![a5]);
     }
 
     #[test]
