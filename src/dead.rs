@@ -41,19 +41,27 @@ pub fn judge(game: &Game, ownership: &[f32]) -> Vec<Point> {
     })
 }
 
-/// Whether the group on `target` is lost by force, the side to move first, read out: captured in
-/// its capture race ([`semeai::captured_by_force`]), or killed in its space
-/// ([`life::dies_in_its_space`]), with the empty points the map gives surely to the opponent
-/// walled off: the group may not count on room its playouts never gave it.
+/// Whether the group on `target` is lost by force, read out: captured in its capture race
+/// ([`semeai::captured_by_force`]), or killed in its space ([`life::dies_in_its_space`]), with
+/// the empty points the map gives surely to the opponent walled off (the group may not count
+/// on room its playouts never gave it). The side to move moves first, except for a group the
+/// map is sure of ([`SURELY_DEAD`] its owner's way), whose owner moves first.
 pub fn lost_by_force(game: &Game, ownership: &[f32], target: Point) -> bool {
     let board = game.board();
     let Some(owner) = board.color(target) else {
         return false;
     };
-    if semeai::captured_by_force(board, target, game.to_move()) {
+    let map = by_point(board, ownership);
+    // A group the playouts are sure of is lost only if it dies even with its owner to move:
+    // one that lives by moving first is as unsettled as the playouts found it alive.
+    let first = if for_owner(board, &map, target) >= SURELY_DEAD {
+        owner
+    } else {
+        game.to_move()
+    };
+    if semeai::captured_by_force(board, target, first) {
         return true;
     }
-    let map = by_point(board, ownership);
     let toward_opponent = |p: Point| match owner {
         Color::Black => -map[p.idx()],
         Color::White => map[p.idx()],
@@ -62,7 +70,7 @@ pub fn lost_by_force(game: &Game, ownership: &[f32], target: Point) -> bool {
     for &p in board.empty_points() {
         walled[p.idx()] = toward_opponent(p) >= SURELY_DEAD;
     }
-    life::dies_in_its_space(board, target, game.to_move(), &walled)
+    life::dies_in_its_space(board, target, first, &walled)
 }
 
 /// [`judge`], with the groups' fights read by `read`: given the groups to read out (a stone of
