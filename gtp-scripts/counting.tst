@@ -50,6 +50,16 @@ loadsgf counting_eye_space_3.sgf
 18 final_status_list dead
 #? [E13 E12 G12 H12 E11 F11 G11 E10\nC9\nF9 F8\nK7\nJ6 J5 J4\nK3 L3\nH2]*
 
+# 19×19, Japanese rules, komi 6.5, White to move (tengen at level 4 against GNU Go level 1).
+# Black's lower-left group C4 B3 C3 C2 D2 has four liberties and an open corner whose empty
+# points run up the first line to Black's B9 group, past White's B4 B6 B8. Both referees count
+# it dead (the same 64 dead stones), B+22.5; tengen keeps it and gives Black the corner,
+# B+74.5: its space runs too far for the life reader, and the playouts keep it.
+tengen-rules japanese
+loadsgf counting_eye_space_4.sgf
+19 final_score
+#? [B\+22\.5]*
+
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
