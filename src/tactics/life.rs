@@ -16,8 +16,8 @@
 //! group with two eyes of its own is alive at once. So "dies" is a capture found against
 //! every defence, and a group the reader cannot settle is never called dead.
 
+use super::proof;
 use crate::board::{Board, Color, Point, CELLS};
-use std::collections::HashMap;
 
 /// Empty points a space may have to be read: beyond that the group has room to live or run.
 pub const MAX_SPACE: usize = 10;
@@ -31,9 +31,6 @@ const DEPTHS: [u32; 4] = [8, 14, 20, 28];
 /// Positions read at most for one group.
 const NODE_BUDGET: u32 = 30_000;
 
-/// Told apart from the stone arrangement's hash in the reader's table: White to move.
-const WHITE_TO_MOVE: u64 = 0x9E37_79B9_7F4A_7C15;
-
 /// Whether the group on `target` is captured by force in its space, `first` to move: with the
 /// opponent first, the usual test of life and death (the owner answers every move, or passes);
 /// with the owner first, whether it dies even so. `walled[p]` (indexed by `Point::idx`) marks
@@ -46,19 +43,12 @@ pub fn dies_in_its_space(board: &Board, target: Point, first: Color, walled: &[b
     if space(board, target, owner, walled).is_none() {
         return false;
     }
-    let mut reader = Reader {
+    let fight = Space {
         target,
         owner,
         walled,
-        nodes: 0,
-        max_depth: 0,
-        table: HashMap::new(),
     };
-    DEPTHS.into_iter().any(|max_depth| {
-        reader.max_depth = max_depth;
-        reader.table.clear();
-        reader.killed(board, first, 0)
-    })
+    proof::captured_by_force(&fight, board, first, &DEPTHS, NODE_BUDGET)
 }
 
 /// The empty points of the space of `owner`'s group on `target`, in the order found, or `None`
@@ -111,61 +101,24 @@ fn has_two_eyes(board: &Board, target: Point) -> bool {
     eyes >= 2
 }
 
-/// One group's reading: its table of positions already read and the budget spent.
-struct Reader<'a> {
+/// A group in its space, read by [`proof::captured_by_force`].
+struct Space<'a> {
     target: Point,
     owner: Color,
     walled: &'a [bool],
-    nodes: u32,
-    max_depth: u32,
-    table: HashMap<u64, bool>,
 }
 
-impl Reader<'_> {
-    /// Whether the target is captured by force from `board` with `to_move` to play, `depth`
-    /// plies in. Every cut-off answers `false`, so that `true` is a proof.
-    fn killed(&mut self, board: &Board, to_move: Color, depth: u32) -> bool {
-        if board.color(self.target) != Some(self.owner) {
-            return true;
-        }
-        if board.ko().is_some()
-            || depth >= self.max_depth
-            || self.nodes >= NODE_BUDGET
-            || has_two_eyes(board, self.target)
-        {
-            return false;
-        }
-        let key = board.hash()
-            ^ match to_move {
-                Color::Black => 0,
-                Color::White => WHITE_TO_MOVE,
-            };
-        if let Some(&known) = self.table.get(&key) {
-            return known;
-        }
-        self.nodes += 1;
-        let Some(moves) = self.moves(board, to_move) else {
-            // The space has grown past what can be read: the group has room.
-            self.table.insert(key, false);
-            return false;
-        };
-        let after = |p: Option<Point>, reader: &mut Self| {
-            let mut b = board.clone();
-            match p {
-                Some(p) => {
-                    b.play(p, to_move);
-                }
-                None => b.pass(),
-            }
-            reader.killed(&b, to_move.opponent(), depth + 1)
-        };
-        let result = if to_move == self.owner {
-            moves.iter().all(|&p| after(Some(p), self)) && after(None, self)
-        } else {
-            moves.iter().any(|&p| after(Some(p), self))
-        };
-        self.table.insert(key, result);
-        result
+impl proof::Fight for Space<'_> {
+    fn target(&self) -> Point {
+        self.target
+    }
+
+    fn owner(&self) -> Color {
+        self.owner
+    }
+
+    fn defended(&self, board: &Board) -> bool {
+        has_two_eyes(board, self.target)
     }
 
     /// The legal moves for `c`: the points of the space, the target's liberties (walled ones
@@ -199,8 +152,8 @@ impl Reader<'_> {
         for &p in &space {
             add(1, p);
         }
-        // The attacker may approach from outside: the walled points next to the space, or
-        // next to the target's liberties, shorten the liberties the group could run to.
+        // The attacker may approach from outside: the walled points next to the space shorten
+        // the liberties the group could run to.
         if attacker {
             for &p in &space {
                 for n in board.neighbours(p) {

@@ -7,6 +7,7 @@
 //! - [`eyes`]: nakade shapes, the vital point of an eye space, the false eye of a seki;
 //! - [`semeai`]: capture races, read out for the judgement and one ply deep for the playouts;
 //! - [`life`]: whether a group shut in a small space is killed, read out for the judgement;
+//! - `proof`: the AND-OR search with a node budget that `semeai` and `life` read with;
 //! - [`benson`]: Benson's unconditional life.
 //!
 //! Invariants: every function reads the board it is given and leaves it as it was (reading
@@ -20,6 +21,7 @@ pub mod eyes;
 pub mod ladder;
 pub mod liberties;
 pub mod life;
+mod proof;
 pub mod self_atari;
 pub mod semeai;
 

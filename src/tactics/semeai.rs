@@ -22,9 +22,8 @@
 //! liberty live against a group with three (issue 22).
 
 use super::ladder::atari_captures;
-use super::{for_each_adjacent_enemy, Candidates};
+use super::{for_each_adjacent_enemy, proof, Candidates};
 use crate::board::{Board, Color, Point};
-use std::collections::HashMap;
 
 /// Groups with more liberties than this take no part in a fight: they are not short of them.
 pub const MAX_LIBERTIES: usize = 6;
@@ -46,9 +45,6 @@ const DEPTHS: [u32; 5] = [6, 10, 14, 20, 30];
 /// Positions read at most for one target.
 const NODE_BUDGET: u32 = 50_000;
 
-/// Told apart from the stone arrangement's hash in the reader's table: White to move.
-const WHITE_TO_MOVE: u64 = 0x9E37_79B9_7F4A_7C15;
-
 /// Whether the group with a stone on `target` is captured by force with `first` to move,
 /// reading only the fight around it. With its owner first, whether it loses its race even
 /// moving first; with the opponent first, the usual test of life and death (the owner answers
@@ -61,19 +57,8 @@ pub fn captured_by_force(board: &Board, target: Point, first: Color) -> bool {
     if board.liberties(target) > MAX_LIBERTIES || fight_groups(board, target).len() < 2 {
         return false;
     }
-    let mut reader = Reader {
-        target,
-        owner,
-        nodes: 0,
-        max_depth: 0,
-        table: HashMap::new(),
-    };
-    // Once the budget is spent, every deeper pass answers at once.
-    DEPTHS.into_iter().any(|max_depth| {
-        reader.max_depth = max_depth;
-        reader.table.clear();
-        reader.captured(board, first, 0)
-    })
+    let race = Race { target, owner };
+    proof::captured_by_force(&race, board, first, &DEPTHS, NODE_BUDGET)
 }
 
 /// The moves by which the owner of `own`'s group (two liberties or more), to move, wins its
@@ -254,61 +239,32 @@ fn fight_groups(board: &Board, target: Point) -> Vec<Point> {
     heads
 }
 
-/// One target's reading: its table of positions already read (captured or not, with the side
-/// to move) and the budget spent.
-struct Reader {
+/// The capture race around one group, read by [`proof::captured_by_force`].
+struct Race {
     target: Point,
     owner: Color,
-    nodes: u32,
-    max_depth: u32,
-    table: HashMap<u64, bool>,
 }
 
-impl Reader {
-    /// Whether the target is captured by force from `board` with `to_move` to play, `depth`
-    /// plies into the reading. Every cut-off answers `false`, so that `true` is a proof; a
-    /// table entry made under a cut-off may hide a proof found elsewhere, never make one.
-    fn captured(&mut self, board: &Board, to_move: Color, depth: u32) -> bool {
-        if board.color(self.target) != Some(self.owner) {
-            return true;
-        }
-        if board.ko().is_some()
-            || board.liberties(self.target) > ESCAPE
-            || depth >= self.max_depth
-            || self.nodes >= NODE_BUDGET
-        {
-            return false;
-        }
-        let key = board.hash()
-            ^ match to_move {
-                Color::Black => 0,
-                Color::White => WHITE_TO_MOVE,
-            };
-        if let Some(&known) = self.table.get(&key) {
-            return known;
-        }
-        self.nodes += 1;
-        let moves = self.moves(board, to_move);
-        let after = |p: Option<Point>, reader: &mut Reader| {
-            let mut b = board.clone();
-            match p {
-                Some(p) => {
-                    b.play(p, to_move);
-                }
-                None => b.pass(),
-            }
-            reader.captured(&b, to_move.opponent(), depth + 1)
-        };
-        let result = if to_move == self.owner {
-            // Every local move fails, and so does playing elsewhere.
-            moves.iter().all(|&p| after(Some(p), self)) && after(None, self)
-        } else {
-            moves.iter().any(|&p| after(Some(p), self))
-        };
-        self.table.insert(key, result);
-        result
+impl proof::Fight for Race {
+    fn target(&self) -> Point {
+        self.target
     }
 
+    fn owner(&self) -> Color {
+        self.owner
+    }
+
+    /// A group with more than [`ESCAPE`] liberties has escaped.
+    fn defended(&self, board: &Board) -> bool {
+        board.liberties(self.target) > ESCAPE
+    }
+
+    fn moves(&self, board: &Board, c: Color) -> Option<Vec<Point>> {
+        Some(self.fight_moves(board, c))
+    }
+}
+
+impl Race {
     /// The legal moves of the fight for `c`, most urgent first: captures; saving an own group
     /// in atari; for the attacker, the target's liberties; the liberties of the opponent's
     /// other groups, those with fewest first; the defender's own liberties (the target's, and
@@ -317,7 +273,7 @@ impl Reader {
     /// the self-ataris that capture nothing. The attacker never fills its own eyes and plays
     /// on its own groups' liberties only for those: only the defender must be given every
     /// chance.
-    fn moves(&self, board: &Board, c: Color) -> Vec<Point> {
+    fn fight_moves(&self, board: &Board, c: Color) -> Vec<Point> {
         let target = board.group_of(self.target);
         let attacker = c != self.owner;
         let mut scored: Vec<(u32, Point)> = Vec::new();
