@@ -60,6 +60,16 @@ loadsgf counting_eye_space_4.sgf
 19 final_score
 #? [B\+22\.5]*
 
+# 19×19, Chinese rules (tengen at level 6 against GNU Go level 1). White's sixteen stones at the
+# top (J18 K18 L18 N18 O18 J17 M17 N17 J16 K16 M16 K15 M15 N15 O15 P15) are shut in by Black's,
+# with Black's L17 L16 L15 among them. Both referees count them dead, W+18.5 (KataGo: the same
+# 39 dead stones); tengen keeps them, W+82.5: a race of big groups inside the opponent's area
+# that neither the race reader nor the life reader settles.
+tengen-rules chinese
+loadsgf counting_race_19.sgf
+21 final_score
+#? [W\+18\.5]*
+
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
