@@ -129,11 +129,8 @@ impl proof::Fight for Space<'_> {
     fn moves(&self, board: &Board, c: Color) -> Option<Vec<Point>> {
         let space = space(board, self.target, self.owner, self.walled)?;
         let attacker = c != self.owner;
-        let mut scored: Vec<(u32, Point)> = Vec::new();
-        let mut add = |urgency: u32, p: Point| match scored.iter_mut().find(|(_, q)| *q == p) {
-            Some(entry) => entry.0 = entry.0.max(urgency),
-            None => scored.push((urgency, p)),
-        };
+        let mut scored = proof::Urgencies::default();
+        let mut add = |urgency: u32, p: Point| scored.add(urgency, p);
         // The attacker's groups next to the target: a capture first; for the defender every
         // liberty of those short of them, since a fight it can win by taking them is no death.
         for s in board.group_stones(self.target) {
@@ -163,24 +160,16 @@ impl proof::Fight for Space<'_> {
                 }
             }
         }
-        scored.retain(|&(_, p)| board.is_legal(p, c) && !(attacker && board.is_eye(p, c)));
-        scored.sort_by_key(|&(urgency, _)| std::cmp::Reverse(urgency));
-        Some(scored.into_iter().map(|(_, p)| p).collect())
+        Some(scored.moves(|urgency, p| {
+            (board.is_legal(p, c) && !(attacker && board.is_eye(p, c))).then_some(urgency)
+        }))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::board;
     use super::*;
-    use crate::game::Game;
-    use crate::rules::Rules;
-
-    fn board(rows: &[&str]) -> Board {
-        Game::from_diagram(rows, Rules::chinese())
-            .unwrap()
-            .board()
-            .clone()
-    }
 
     fn open() -> Vec<bool> {
         vec![false; CELLS]

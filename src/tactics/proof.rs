@@ -26,6 +26,32 @@ pub(super) trait Fight {
     fn moves(&self, board: &Board, c: Color) -> Option<Vec<Point>>;
 }
 
+/// A fight's candidate moves with their urgencies, as a fight's `moves` gathers them: a point
+/// added twice keeps its higher urgency.
+#[derive(Default)]
+pub(super) struct Urgencies(Vec<(u32, Point)>);
+
+impl Urgencies {
+    pub(super) fn add(&mut self, urgency: u32, p: Point) {
+        match self.0.iter_mut().find(|(_, q)| *q == p) {
+            Some(entry) => entry.0 = entry.0.max(urgency),
+            None => self.0.push((urgency, p)),
+        }
+    }
+
+    /// The moves, most urgent first, each given its final urgency by `fin` (`None` drops it).
+    /// Equal urgencies keep the order they were added in, so the reading is deterministic.
+    pub(super) fn moves(self, fin: impl Fn(u32, Point) -> Option<u32>) -> Vec<Point> {
+        let mut kept: Vec<(u32, Point)> = self
+            .0
+            .into_iter()
+            .filter_map(|(u, p)| fin(u, p).map(|u| (u, p)))
+            .collect();
+        kept.sort_by_key(|&(urgency, _)| std::cmp::Reverse(urgency));
+        kept.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
 /// Whether `fight`'s target is captured by force from `board`, `first` to move, reading at most
 /// `budget` positions over the deepening steps `depths`.
 pub(super) fn captured_by_force(

@@ -276,7 +276,7 @@ impl Race {
     fn fight_moves(&self, board: &Board, c: Color) -> Vec<Point> {
         let target = board.group_of(self.target);
         let attacker = c != self.owner;
-        let mut scored: Vec<(u32, Point)> = Vec::new();
+        let mut scored = proof::Urgencies::default();
         for h in fight_groups(board, self.target) {
             let libs = board.liberties(h) as u32;
             let urgency = match (board.color(h) == Some(c), libs) {
@@ -288,20 +288,17 @@ impl Race {
                 (true, 2) => 2,
                 (true, _) => continue,
             };
-            board.for_each_liberty(h, |l| match scored.iter_mut().find(|(_, q)| *q == l) {
-                Some(entry) => entry.0 = entry.0.max(urgency),
-                None => scored.push((urgency, l)),
-            });
+            board.for_each_liberty(h, |l| scored.add(urgency, l));
         }
-        scored.retain(|&(_, p)| board.is_legal(p, c) && !(attacker && board.is_eye(p, c)));
-        for entry in &mut scored {
-            if entry.0 < 30 && board.liberties_after(entry.1, c) == 1 {
-                entry.0 = 1;
+        scored.moves(|urgency, p| {
+            if !board.is_legal(p, c) || (attacker && board.is_eye(p, c)) {
+                None
+            } else if urgency < 30 && board.liberties_after(p, c) == 1 {
+                Some(1)
+            } else {
+                Some(urgency)
             }
-        }
-        // Stable: equal urgencies keep board order, so the reading is deterministic.
-        scored.sort_by_key(|&(urgency, _)| std::cmp::Reverse(urgency));
-        scored.into_iter().map(|(_, p)| p).collect()
+        })
     }
 }
 
