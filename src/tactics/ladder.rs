@@ -89,7 +89,21 @@ pub(super) fn atari_captures(
     if !board.is_legal(other, defender) || board.liberties_after(other, defender) <= 2 {
         return true;
     }
-    with_reading_boards(board, |boards| {
+    if run_keeps_three(board, other, defender, l) {
+        return false;
+    }
+    // The playouts' replies ask the same question more than once for one position (the
+    // two-liberty fights and the races around the last move meet the same groups).
+    let key = RecentKey {
+        hash: board.hash(),
+        ko: board.ko(),
+        l,
+        group: board.group_of(stone),
+    };
+    if let Some(known) = RECENT.with(|r| r.borrow().find(&key)) {
+        return known;
+    }
+    let captured = with_reading_boards(board, |boards| {
         let after = &mut boards[0];
         after.play(l, attacker);
         if after.color(stone).is_none() {
@@ -100,7 +114,48 @@ pub(super) fn atari_captures(
         }
         let depth = boards.len() - 1;
         captured_when_running(boards, stone, depth)
-    })
+    });
+    RECENT.with(|r| r.borrow_mut().insert(key, captured));
+    captured
+}
+
+/// What identifies one [`atari_captures`] question: the position (stones and ko point), the
+/// atari's point and the group it is played against (the other liberty and the colours follow).
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct RecentKey {
+    hash: u64,
+    ko: Option<(Point, Color)>,
+    l: Point,
+    group: Point,
+}
+
+/// The last few [`atari_captures`] answers of a thread, replaced in turn.
+struct Recent {
+    entries: [(RecentKey, bool); 4],
+    next: usize,
+}
+
+impl Recent {
+    fn find(&self, key: &RecentKey) -> Option<bool> {
+        self.entries.iter().find(|(k, _)| k == key).map(|&(_, v)| v)
+    }
+
+    fn insert(&mut self, key: RecentKey, value: bool) {
+        self.entries[self.next] = (key, value);
+        self.next = (self.next + 1) % self.entries.len();
+    }
+}
+
+std::thread_local! {
+    static RECENT: RefCell<Recent> = const {
+        RefCell::new(Recent {
+            entries: [(
+                RecentKey { hash: 0, ko: None, l: Point::NONE, group: Point::NONE },
+                false,
+            ); 4],
+            next: 0,
+        })
+    };
 }
 
 /// The ladder read on `boards[0]` (which it changes; the rest are scratch for deeper plies):
@@ -144,7 +199,7 @@ fn attack_captures(boards: &mut [Board], stone: Point, depth: usize) -> bool {
         }
         // An atari whose stone the defender could capture at once, or that leaves the
         // defender three liberties by extending, does not hold the ladder.
-        if b.liberties_after(atari, attacker) < 2 {
+        if b.liberties_after(atari, attacker) < 2 || run_keeps_three(b, other, defender, atari) {
             continue;
         }
         let next = &mut deeper[0];
@@ -155,6 +210,50 @@ fn attack_captures(boards: &mut [Board], stone: Point, depth: usize) -> bool {
         }
         if captured_when_running(deeper, stone, depth - 1) {
             return true;
+        }
+    }
+    false
+}
+
+/// Whether `defender`'s run on `p` is sure to leave its group three liberties or more after
+/// the attacker's stone on `l` (another liberty of the group), read on the board before that
+/// stone: its empty neighbours and the liberties of the own groups it joins, less `p` and `l`.
+/// Captures are left out and a stone on `l` takes no other liberty, so this is a lower bound
+/// that spares the copy of a board for most ataris, which fail at once.
+fn run_keeps_three(board: &Board, p: Point, defender: Color, l: Point) -> bool {
+    let mut libs = [Point::NONE; 3];
+    let mut n = 0;
+    let mut add = |q: Point| {
+        if q != p && q != l && !libs[..n].contains(&q) {
+            libs[n] = q;
+            n += 1;
+        }
+        n == 3
+    };
+    for q in board.neighbours(p) {
+        if board.is_empty(q) {
+            if add(q) {
+                return true;
+            }
+        } else if board.color(q) == Some(defender) {
+            match board.liberties(q) {
+                0 | 1 => {}
+                2 => {
+                    let (a, b) = board.two_liberties(q).expect("two liberties");
+                    if add(a) || add(b) {
+                        return true;
+                    }
+                }
+                // Its liberties other than `p` and `l` alone make three.
+                k if k >= 5 => return true,
+                _ => {
+                    let mut enough = false;
+                    board.for_each_liberty(q, |r| enough = enough || add(r));
+                    if enough {
+                        return true;
+                    }
+                }
+            }
         }
     }
     false
