@@ -119,9 +119,17 @@ fn read_races(
         if i >= read {
             break;
         }
-        if dead::lost_by_force(game, ownership, targets[i]) {
-            lost[i].store(true, Relaxed);
-        }
+        let captured = dead::lost_by_force(game, ownership, targets[i]);
+        log::debug!(
+            "judgement: the group at {} {}",
+            crate::coords::format_point(game.board(), targets[i]),
+            if captured {
+                "is lost by force"
+            } else {
+                "holds"
+            }
+        );
+        lost[i].store(captured, Relaxed);
     });
     log::debug!(
         "judgement: {} capture races read in {:?}",
