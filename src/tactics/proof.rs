@@ -76,14 +76,14 @@ pub(super) fn captured_by_force(
     })
 }
 
-/// One fight's search: the positions already read (captured or not, with the side to move) and
-/// the budget spent.
+/// One fight's search: the positions already read (captured or not, with the side to move and
+/// the plies that were left to read them) and the budget spent.
 struct Search<'a, F> {
     fight: &'a F,
     budget: u32,
     nodes: u32,
     max_depth: u32,
-    table: HashMap<u64, bool>,
+    table: HashMap<u64, (bool, u32)>,
 }
 
 impl<F: Fight> Search<'_, F> {
@@ -106,12 +106,17 @@ impl<F: Fight> Search<'_, F> {
                 Color::Black => 0,
                 Color::White => WHITE_TO_MOVE,
             };
-        if let Some(&known) = self.table.get(&key) {
-            return known;
+        // A capture proved is proved at any depth; a defence found with fewer plies left than
+        // now may have been a cut-off, so it is read again.
+        let left = self.max_depth - depth;
+        if let Some(&(known, known_left)) = self.table.get(&key) {
+            if known || known_left >= left {
+                return known;
+            }
         }
         self.nodes += 1;
         let Some(moves) = self.fight.moves(board, to_move) else {
-            self.table.insert(key, false);
+            self.table.insert(key, (false, u32::MAX));
             return false;
         };
         let after = |p: Option<Point>, search: &mut Self| {
@@ -130,7 +135,7 @@ impl<F: Fight> Search<'_, F> {
         } else {
             moves.iter().any(|&p| after(Some(p), self))
         };
-        self.table.insert(key, result);
+        self.table.insert(key, (result, left));
         result
     }
 }
