@@ -271,13 +271,16 @@ struct ReviewArgs {
 const TRAIN_PATTERNS_HELP: &str = "\
 The committed src/patterns/weights.txt is rebuilt from the repository root with the TYGEM games
 of github.com/yenw/computer-go-dataset at commit d40334f8feba3115ef22817b981d40784a8c9758
-(2009's 107,176 games, 40,000 of them trained on; Debian's goban-original-games installed
-as a second held-out set):
+(the 23 months 2009-01 to 2010-12 less 2010-08, which the snapshot used lacked: 215,220 games,
+the 193,691 not held out all trained on; Debian's goban-original-games installed as a second
+held-out set; about 35 minutes and 12 GB of memory):
 
   git clone https://github.com/yenw/computer-go-dataset /tmp/cgd
   git -C /tmp/cgd checkout d40334f8feba3115ef22817b981d40784a8c9758
-  mkdir -p /tmp/tygem && for f in /tmp/cgd/TYGEM/Kifu/2009-*.zip; do unzip -o -q \"$f\" -d /tmp/tygem; done
-  cargo run --release -- train-patterns --tygem /tmp/tygem --position-stride 20 --iterations 12 --out src/patterns/weights.txt";
+  mkdir -p /tmp/tygem && for f in /tmp/cgd/TYGEM/Kifu/2009-*.zip /tmp/cgd/TYGEM/Kifu/2010-*.zip; do
+    [ \"$f\" = /tmp/cgd/TYGEM/Kifu/2010-08.zip ] || unzip -o -q \"$f\" -d /tmp/tygem; done
+  cargo run --release -- train-patterns --tygem /tmp/tygem --train-games 194000 --position-stride 20 \\
+    --iterations 12 --max-spatials 300000 --out src/patterns/weights.txt";
 
 /// `tengen train-patterns`: the records, the split and the output.
 #[derive(Args)]
