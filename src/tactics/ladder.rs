@@ -8,6 +8,10 @@
 //! liberties left. A defender next to an attacking group in atari escapes by capturing it, and
 //! an atari whose stone the defender can capture at once (a snapback's shape, or a stone in
 //! atari beside the group) does not hold the ladder. The board passed in is never changed.
+//!
+//! Most ataris of the playouts' two-liberty fights fail at once; those whose run is sure to
+//! keep three liberties are refused before any board is copied, and each thread keeps its last
+//! few answers, keyed by position, since the fights and races around one move ask alike.
 
 use super::for_each_adjacent_enemy;
 use crate::board::{Board, Color, Point};
