@@ -10,16 +10,16 @@
 # 13×13, Chinese rules, Black to move. White's top-right group L12 J11 K11 L11 M11 has five
 # liberties (J10 L10 L13 M12 N11) and room toward the open corner and the right edge, shut in
 # by Black's J12 K12 above and K10 M10 below. Both referees count it dead, B+1.5 (GNU Go and
-# KataGo alike; KataGo's dead list is GNU Go's). tengen counts it alive, W+35.5: the playouts
-# keep it, and the race reader tries only the liberties of the groups in a fight, never the
-# vital points of the eye space, so it finds no kill.
+# KataGo alike; KataGo's dead list is GNU Go's). The flat playouts are unsure of it (it kept
+# 54% of them) and the readers find no kill in its open space; tengen counted it alive,
+# W+35.5. A search by Black, the side to move, loses it in 71% of its playouts.
 tengen-rules chinese
 loadsgf counting_eye_space_1.sgf
 10 final_score
-#? [B\+1\.5]*
+#? [B\+1\.5]
 
 20 final_status_list dead
-#? [L12 J11 K11 L11 M11\nG7]*
+#? [L12 J11 K11 L11 M11\nG7]
 
 # 9×9, Chinese rules, Black to move (tengen at level 3 against GNU Go level 1). White's top
 # right group G9 G8 E7 F7 G7 H7 J7 H6 has four liberties: H9 and H8 of a corner eye space that
@@ -39,16 +39,17 @@ loadsgf counting_eye_space_2.sgf
 # 13×13, Chinese rules, White to move (tengen at level 3 against GNU Go level 1). Black's top
 # group E13 E12 G12 H12 E11 F11 G11 E10 has its eye space along the first line, D13 and F13 to
 # K13, with White's F12 in atari inside it. Both referees count it dead, W+2.5 (KataGo: the
-# same dead list). tengen takes F12 and keeps the group, B+45.5: the life reader, White first,
-# reads the whole top edge (6,000 positions, 40 plies) and finds no capture by force; a line
-# through a ko counts as a defence, and the referees' kill may need one.
+# same dead list; GNU Go's owl reading: White kills at H13, and Black cannot live even moving
+# first). The flat playouts kept the group (B+45.5), and no reader settles it: the kill runs
+# past ten plies through the weak White groups around it. A search by White, the side to
+# move, finds H13 and its playouts lose the group in 70% of them.
 tengen-rules chinese
 loadsgf counting_eye_space_3.sgf
 17 final_score
-#? [W\+2\.5]*
+#? [W\+2\.5]
 
 18 final_status_list dead
-#? [E13 E12 G12 H12 E11 F11 G11 E10\nC9\nF9 F8\nK7\nJ6 J5 J4\nK3 L3\nH2]*
+#? [E13 E12 G12 H12 E11 F11 G11 E10\nC9\nF9 F8\nK7\nJ6 J5 J4\nK3 L3\nH2]
 
 # 19×19, Japanese rules, komi 6.5, White to move (tengen at level 4 against GNU Go level 1).
 # Black's lower-left group C4 B3 C3 C2 D2 has four liberties and an open corner whose empty
@@ -73,15 +74,16 @@ loadsgf counting_race_19.sgf
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
-# tengen keeps them (the playouts are unsure of them and the race reader proves no capture of
-# any one of them), and its seki finder then lists them and A8 as seki: W+18.5.
+# The flat playouts are unsure of them (about even) and the race reader proves no capture of
+# any one of them, so tengen kept them and its seki finder listed them and A8 as seki, W+18.5.
+# A search by Black, the side to move, takes them in 99% of its playouts.
 tengen-rules chinese
 loadsgf counting_open_area_1.sgf
 30 final_score
-#? [B\+13\.5]*
+#? [B\+13\.5]
 
 40 final_status_list dead
-#? [B9\nC8 D8\nB7\nC5]*
+#? [B9\nC8 D8\nB7\nC5]
 
 # 9×9, Chinese rules, White to move, open borders again: White's H8, G7 and H6 are loose
 # stones in Black's right side, which Black's F-column wall and G5 H5 close only in part. Both
@@ -97,12 +99,12 @@ loadsgf counting_open_area_2.sgf
 
 # 9×9, Japanese rules, komi 6.5, Black to move: White's lone G7 in the open top right, Black's
 # F8 and the F-column wall around it. Both referees count it dead with H5, B+6.5 (KataGo's
-# count with its dead list); tengen keeps G7 and gives White the top right, W+25.5 (with the
-# flags above it keeps H5 too, W+26.5).
+# count with its dead list). The flat playouts leave G7 alive and gave White the top right,
+# W+25.5; a search by Black, the side to move, takes it.
 tengen-rules japanese
 loadsgf counting_open_area_3.sgf
 70 final_score
-#? [B\+6\.5]*
+#? [B\+6\.5]
 
 80 final_status_list dead
-#? [G7\nH5]*
+#? [G7\nH5]

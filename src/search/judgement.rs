@@ -2,20 +2,23 @@
 //! live in seki, and the count — made once per position and reused until it changes.
 //!
 //! The ownership map comes from heavy playouts on the worker pool, reproducible for a seed and
-//! thread count; the dead stones are [`dead::judge_reading`]'s, with the capture races read on
+//! thread count, with the kills a one-thread search by the side to move finds among the groups
+//! they are unsure of ([`estimate`]); the dead stones are [`dead::judge_reading`]'s, with the capture races read on
 //! the same workers; seki and the count are the scorer's once those are lifted. `final_score`,
 //! `final_status_list`, GoGui's marks, the player's pass and dame decisions and the match tool's
 //! count all read one [`Judgement`].
 //!
-//! Bounded in time on any board and the same on any machine: the playouts are
-//! [`OWNERSHIP_PLAYOUTS`] up to 19×19 and fewer in proportion to the area beyond (a playout's
+//! Bounded in time on any board and the same on any machine: the playouts, flat and searched,
+//! are [`OWNERSHIP_PLAYOUTS`] each up to 19×19 and fewer in proportion to the area beyond (a playout's
 //! length grows with the area), and at most [`MAX_RACES`] capture races are read, the most
 //! doubtful first, each within the reader's node budget. A race left unread is not lost, as one
 //! the reader cannot finish is not; no clock decides what is read, so a loaded machine is
 //! slower, never different.
 
 use super::ownership;
-use super::OWNERSHIP_PLAYOUTS;
+use super::run::{Budget, Runner};
+use super::simulate::Root;
+use super::{Config, Limits, Player, Watch, OWNERSHIP_PLAYOUTS};
 use crate::board::{Color, Point};
 use crate::dead;
 use crate::game::Game;
@@ -71,11 +74,61 @@ pub fn judge_on_all_cores(game: &Game, seed: u64) -> Result<Judgement, String> {
     Ok(judge(game, &pool, seed))
 }
 
-/// The ownership estimate of the judgement.
+/// The ownership estimate of the judgement: flat playouts from the position, and for the
+/// stones they are unsure of (kept in less than 90% of them, [`dead::SURELY_DEAD`]), the
+/// verdict of a search by the side to move ([`searched_ownership`]) where its playouts lose
+/// them beyond [`dead::DEAD`]. Flat playouts leave a kill to chance: a group whose vital point
+/// nobody happens to take looks alive, where the search plays the side to move's best attack
+/// and the answers to it. The search alone is not the judgement: with a few thousand
+/// playouts its deep lines follow the priors into a seki or a settled group, and in a lost
+/// position it tries every desperate line. So it only adds dead stones, among the doubtful;
+/// the rest of the map (how sure a living group is, the walls of [`dead::lost_by_force`]'s
+/// reading) is the flat playouts'.
 fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
     let board = game.board();
+    let seed = seed ^ board.hash();
     let playouts = ownership_playouts(board.size());
-    ownership::estimate(pool, board, game.to_move(), playouts, seed ^ board.hash())
+    let mut combined = ownership::estimate(pool, board, game.to_move(), playouts, seed);
+    let searched = searched_ownership(game, playouts, seed);
+    for ((p, own), searched) in board.points().zip(combined.iter_mut()).zip(searched) {
+        let killed = match board.color(p) {
+            Some(Color::Black) => searched < -dead::DEAD && *own < dead::SURELY_DEAD,
+            Some(Color::White) => searched > dead::DEAD && *own > -dead::SURELY_DEAD,
+            None => false,
+        };
+        if killed {
+            *own = searched;
+        }
+    }
+    combined
+}
+
+/// The ownership of the playouts of a search of `playouts` by the side to move, on one thread
+/// so that it is the same for a seed on any machine. A line that reaches two passes in the
+/// tree goes on by a playout, which takes the dead stones off the board, where the count of
+/// the board as it stands would keep them.
+fn searched_ownership(game: &Game, playouts: u64, seed: u64) -> Vec<f32> {
+    let color = game.to_move();
+    let moves = Player::root_moves(game, color, true);
+    let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, &[]).played_out_after_passes();
+    let config = Config {
+        threads: 1,
+        seed: Some(seed),
+        ..Config::default()
+    };
+    let limits = Limits {
+        playouts: Some(playouts),
+        ..Limits::default()
+    };
+    Runner::default()
+        .search(
+            &config,
+            game,
+            root,
+            Budget::fixed(limits),
+            &mut Watch::none(),
+        )
+        .ownership
 }
 
 /// Dead stones, seki and the count, given the ownership map.

@@ -49,6 +49,9 @@ pub(super) struct Root {
     pub(super) filters: Filters,
     /// The share of a value given by the margin (see [`Root::value_of_area`]).
     score_weight: f64,
+    /// Whether two passes in the tree end a line with the count of the board as it stands
+    /// (the game's rule); otherwise a playout takes it on, capturing what is dead.
+    passes_end: bool,
 }
 
 impl Root {
@@ -109,6 +112,7 @@ impl Root {
             extra_komi,
             filters,
             score_weight: super::DEFAULT_SCORE_WEIGHT,
+            passes_end: true,
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -126,6 +130,15 @@ impl Root {
     pub(super) fn with_score_weight(self, weight: f64) -> Root {
         Root {
             score_weight: weight.clamp(0.0, 1.0),
+            ..self
+        }
+    }
+
+    /// The root with lines that go on after two passes in the tree, by a playout: for the
+    /// judgement of a finished position, whose dead stones the count as it stands would keep.
+    pub(super) fn played_out_after_passes(self) -> Root {
+        Root {
+            passes_end: false,
             ..self
         }
     }
@@ -367,7 +380,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
         color = color.opponent();
         node = child;
         depth += 1;
-        if passes >= 2 {
+        if passes >= 2 && root.passes_end {
             break;
         }
     }
@@ -380,7 +393,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
     } else {
         None
     };
-    let (black, margin) = if passes >= 2 {
+    let (black, margin) = if passes >= 2 && root.passes_end {
         ownership.add_through(board, root_move);
         root.terminal_value(board, stone_diff, expected)
     } else {
