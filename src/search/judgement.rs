@@ -2,18 +2,18 @@
 //! live in seki, and the count — made once per position and reused until it changes.
 //!
 //! The ownership map comes from heavy playouts on the worker pool, reproducible for a seed and
-//! thread count, with the kills a one-thread search by the side to move finds among the groups
-//! they are unsure of ([`estimate`]); the dead stones are [`dead::judge_reading`]'s, with the capture races read on
-//! the same workers; seki and the count are the scorer's once those are lifted. `final_score`,
-//! `final_status_list`, GoGui's marks, the player's pass and dame decisions and the match tool's
-//! count all read one [`Judgement`].
+//! thread count, with the kills that a one-thread search by the side to move finds among the
+//! groups they are unsure of ([`estimate`]); the dead stones are [`dead::judge_reading`]'s,
+//! with the capture races read on the same workers; seki and the count are the scorer's once
+//! those are lifted. `final_score`, `final_status_list`, GoGui's marks, the player's pass and
+//! dame decisions and the match tool's count all read one [`Judgement`].
 //!
 //! Bounded in time on any board and the same on any machine: the playouts, flat and searched,
-//! are [`OWNERSHIP_PLAYOUTS`] each up to 19×19 and fewer in proportion to the area beyond (a playout's
-//! length grows with the area), and at most [`MAX_RACES`] capture races are read, the most
-//! doubtful first, each within the reader's node budget. A race left unread is not lost, as one
-//! the reader cannot finish is not; no clock decides what is read, so a loaded machine is
-//! slower, never different.
+//! are [`OWNERSHIP_PLAYOUTS`] each up to 19×19 and fewer in proportion to the area beyond (a
+//! playout's length grows with the area), and at most [`MAX_RACES`] capture races are read,
+//! the most doubtful first, each within the reader's node budget. A race left unread is not
+//! lost, as one the reader cannot finish is not; no clock decides what is read, so a loaded
+//! machine is slower, never different.
 
 use super::ownership;
 use super::run::{Budget, Runner};
