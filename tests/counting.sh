@@ -7,8 +7,9 @@
 #     tests/counting.sh check DIR...                     e.g.  tests/counting.sh check target/counting/*
 #
 # `play`: a pair `A:B` plays engine A against engine B, colours alternating, komi 7.5 (Chinese)
-# or 6.5 (Japanese); an engine is `gnugoN` (GNU Go at level N) or `N` (tengen --level N, one
-# thread, --no-resign). Records go to $OUT/SIZE-RULES-A-B (default OUT=target/counting).
+# or 6.5 (Japanese); an engine is `gnugoN` (GNU Go at level N), `N` (tengen --level N, one
+# thread, --no-resign) or `pachi` ($PACHI, a command that runs Pachi 12.90 from its own folder,
+# at 0.5 s a move, one thread, never resigning). Records go to $OUT/SIZE-RULES-A-B (default OUT=target/counting).
 # `check`: for every game-*.sgf in the directories (their rules from the directory's name),
 # `loadsgf`, `final_score` and `final_status_list dead` of tengen (`--threads 1 --seed 1
 # --playouts 300 --no-resign`, as the gtp-scripts run it) and of GNU Go; prints one line per
@@ -23,6 +24,7 @@ out=${OUT:-$root/target/counting}
 engine() { # NAME RULES
     case $1 in
     gnugo*) echo "$gnugo --mode gtp --$2-rules --level ${1#gnugo}" ;;
+    pachi) echo "${PACHI:?set PACHI to a Pachi 12.90 command} -t 0.5 threads=1 resign_threshold=0" ;;
     *) echo "$tengen --threads 1 --no-resign --level $1" ;;
     esac
 }
