@@ -88,8 +88,16 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
     let board = game.board();
     let seed = seed ^ board.hash();
     let playouts = ownership_playouts(board.size());
-    let mut combined = ownership::estimate(pool, board, game.to_move(), playouts, seed);
-    let searched = searched_ownership(game, playouts, seed);
+    // The search runs on a thread of its own while the flat playouts take the pool.
+    let (mut combined, searched) = std::thread::scope(|scope| {
+        let search = scope.spawn(|| searched_ownership(game, playouts, seed));
+        let flat = ownership::estimate(pool, board, game.to_move(), playouts, seed);
+        (flat, search.join())
+    });
+    // A search that failed adds no dead stones.
+    let Ok(searched) = searched else {
+        return combined;
+    };
     for ((p, own), searched) in board.points().zip(combined.iter_mut()).zip(searched) {
         let killed = match board.color(p) {
             Some(Color::Black) => searched < -dead::DEAD && *own < dead::SURELY_DEAD,
