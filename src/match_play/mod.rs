@@ -122,6 +122,9 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
         None => None,
     };
     stop_on_signals();
+    // The count of a finished game searches, and the search's priors read the pattern weights:
+    // loaded once here, before the first game, so that the match's memory is its own from then.
+    crate::patterns::Patterns::load();
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
