@@ -108,3 +108,21 @@ loadsgf counting_open_area_3.sgf
 
 80 final_status_list dead
 #? [G7\nH5]
+
+# 19×19, Japanese rules, komi 6.5, Black to move (tengen at level 6 against GNU Go level 5). In
+# the top-left corner White's ten stones hold Black's A18 and B19; White's only liberties, A17
+# and C19, are theirs too. Further play would make a ko: Black connects at A19 and fills a
+# shared liberty, White's capture leaves a bent four in the corner, and Black takes the ko. Under
+# Japanese rules the ko is taken back only after a pass (第7条-2), so White is dead as it stands.
+# Both referees count it dead, B+20.5 (KataGo: the same 26 dead stones); tengen called it seki,
+# W+2.5.
+tengen-rules japanese
+loadsgf counting_bent_four.sgf
+90 final_score
+#? [B\+20\.5]
+
+100 final_status_list dead
+#? [D19 B18 C18 D18 E18 B17 C17 D17 A16 B16\nM18 M17 N17\nO18\nS16 R15 S15 S14\nN12 N11\nG11\nG5 G4 H4 G3 G2]
+
+110 final_status_list seki
+#? []

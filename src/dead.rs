@@ -2,13 +2,15 @@
 //!
 //! The judgement starts from an ownership map — for every point, how often Black (+1) or White
 //! (−1) owned it at the end of playouts from the position, as the search estimates it — and
-//! corrects it with three certainties that random playouts miss:
+//! corrects it with the certainties that random playouts miss:
 //! - Benson's unconditional life ([`crate::tactics::benson`]): a group alive whatever the
 //!   opponent does is never dead;
 //! - the capture-at-once rule: a group in atari that the opponent can capture at once, with a
 //!   stone not itself left in atari (no ko, no snapback), is dead;
 //! - capture races read out ([`crate::tactics::semeai`]): a group the playouts are unsure of
-//!   that the side to move captures by force, as it would if play went on, is dead.
+//!   that the side to move captures by force, as it would if play went on, is dead;
+//! - under Japanese rules, confirmation play ([`crate::tactics::confirmation`]): a group in a
+//!   corner whose ko the opponent takes first, such as a bent four in the corner, is dead.
 //!
 //! Everything here is a pure function of the position and the map (the races' reading may be
 //! handed in, [`judge_reading`], so that the caller can spread it over threads and bound how many
@@ -19,7 +21,7 @@
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::score;
-use crate::tactics::{life, semeai, unconditionally_alive};
+use crate::tactics::{confirmation, life, semeai, unconditionally_alive};
 
 /// Ownership beyond which the opponent's stones count as dead: owned by the other side in more
 /// than 70% of the playouts. The judgement of `final_score` and `final_status_list`.
@@ -92,11 +94,39 @@ pub fn judge_reading(
             dead.extend(board.group_stones(p));
         }
     }
+    if game.rules().confirmation_ko {
+        dead.extend(dead_in_confirmation(board, &dead));
+    }
     revive_inside_dead(board, &mut dead);
     revive_ko_stones(board, &mut dead);
     dead.sort();
     dead.dedup();
     dead
+}
+
+/// The groups, not among `dead`, that the opponent captures in Japanese rules' confirmation
+/// play ([`confirmation::captured_in_confirmation`]): shut in a corner region whose ko the
+/// opponent takes first, such as a bent four in the corner. Random playouts and the other
+/// readers leave such a group standing in seki, as further play could (the ko may be won).
+fn dead_in_confirmation(board: &Board, dead: &[Point]) -> Vec<Point> {
+    let mut seen = vec![false; CELLS];
+    for &p in dead {
+        seen[p.idx()] = true;
+    }
+    let mut found = Vec::new();
+    for p in board.points() {
+        if board.color(p).is_none() || seen[p.idx()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.group_stones(p).collect();
+        for &s in &stones {
+            seen[s.idx()] = true;
+        }
+        if confirmation::captured_in_confirmation(board, p) {
+            found.extend(stones);
+        }
+    }
+    found
 }
 
 /// Takes off the `dead` list the lone stones in atari whose capture is a ko: the capturing

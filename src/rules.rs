@@ -197,6 +197,10 @@ pub struct Rules {
     pub dead_stones_lifted: bool,
     /// Whether the komi is the threshold that the players' predictions set after the opening.
     pub komi_from_predictions: bool,
+    /// Whether the status of the stones at the end is confirmed by play in which a ko lost may
+    /// be retaken only after a pass (Japanese 1989, 第7条-2): a bent four in the corner is dead
+    /// without being played out.
+    pub confirmation_ko: bool,
 }
 
 impl Rules {
@@ -215,6 +219,7 @@ impl Rules {
             handicap_bonus: HandicapBonus::None,
             dead_stones_lifted: true,
             komi_from_predictions: false,
+            confirmation_ko: true,
         }
     }
 
@@ -233,6 +238,7 @@ impl Rules {
             handicap_bonus: HandicapBonus::PerStone,
             dead_stones_lifted: true,
             komi_from_predictions: false,
+            confirmation_ko: false,
         }
     }
 
@@ -253,6 +259,7 @@ impl Rules {
             handicap_bonus: HandicapBonus::None,
             dead_stones_lifted: true,
             komi_from_predictions: true,
+            confirmation_ko: false,
         }
     }
 

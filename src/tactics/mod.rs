@@ -7,6 +7,8 @@
 //! - [`eyes`]: nakade shapes, the vital point of an eye space, the false eye of a seki;
 //! - [`semeai`]: capture races, read out for the judgement and one ply deep for the playouts;
 //! - [`life`]: whether a group shut in a small space is killed, read out for the judgement;
+//! - [`confirmation`]: Japanese rules' confirmation play in a corner (a ko retaken only after a
+//!   pass), where a bent four in the corner is dead;
 //! - `proof`: the AND-OR search with a node budget that `semeai` and `life` read with;
 //! - [`benson`]: Benson's unconditional life.
 //!
@@ -17,6 +19,7 @@
 //! `patterns` and `search`.
 
 pub mod benson;
+pub mod confirmation;
 pub mod eyes;
 pub mod ladder;
 pub mod liberties;
