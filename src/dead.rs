@@ -109,11 +109,22 @@ pub fn judge_reading(
 /// opponent takes first, such as a bent four in the corner. Random playouts and the other
 /// readers leave such a group standing in seki, as further play could (the ko may be won).
 fn dead_in_confirmation(board: &Board, dead: &[Point]) -> Vec<Point> {
+    let mut found = Vec::new();
+    for_each_group_except(board, dead, |p, stones| {
+        if confirmation::captured_in_confirmation(board, p) {
+            found.extend(stones);
+        }
+    });
+    found
+}
+
+/// Calls `f` once for each group on the board with a stone of it and its stones, skipping the
+/// groups of the stones in `except`.
+fn for_each_group_except(board: &Board, except: &[Point], mut f: impl FnMut(Point, Vec<Point>)) {
     let mut seen = vec![false; CELLS];
-    for &p in dead {
+    for &p in except {
         seen[p.idx()] = true;
     }
-    let mut found = Vec::new();
     for p in board.points() {
         if board.color(p).is_none() || seen[p.idx()] {
             continue;
@@ -122,11 +133,8 @@ fn dead_in_confirmation(board: &Board, dead: &[Point]) -> Vec<Point> {
         for &s in &stones {
             seen[s.idx()] = true;
         }
-        if confirmation::captured_in_confirmation(board, p) {
-            found.extend(stones);
-        }
+        f(p, stones);
     }
-    found
 }
 
 /// Takes off the `dead` list the lone stones in atari whose capture is a ko: the capturing
@@ -269,24 +277,13 @@ pub fn seki(board: &Board, dead: &[Point]) -> Vec<Point> {
 /// `threshold` toward the opponent, unless Benson's algorithm proves it alive.
 pub fn from_ownership(board: &Board, ownership: &[f32], threshold: f32) -> Vec<Point> {
     let owner = by_point(board, ownership);
-    let mut seen = vec![false; CELLS];
-    // Groups alive whatever happens are never dead, whatever the playouts said.
-    for p in unconditionally_alive(board) {
-        seen[p.idx()] = true;
-    }
     let mut dead = Vec::new();
-    for p in board.points() {
-        if board.color(p).is_none() || seen[p.idx()] {
-            continue;
-        }
-        let stones: Vec<Point> = board.group_stones(p).collect();
-        for &s in &stones {
-            seen[s.idx()] = true;
-        }
+    // Groups alive whatever happens are never dead, whatever the playouts said.
+    for_each_group_except(board, &unconditionally_alive(board), |p, stones| {
         if for_owner(board, &owner, p) < -threshold {
             dead.extend(stones);
         }
-    }
+    });
     dead.sort();
     dead
 }
