@@ -61,10 +61,13 @@ impl Input {
     }
 
     /// Whether GoGui's `# interrupt` arrived during the running command (or the output failed):
-    /// what ends `genmove` and GoGui's analysis commands early, with the best move so far.
+    /// what ends `genmove` and GoGui's analysis commands early, with the best move so far. Between
+    /// two commands nothing runs, so nothing is interrupted (an interrupt read then, when the
+    /// reader lags behind the main loop, may be tied to its own line).
     pub fn interrupted(&self) -> bool {
         let running = self.taken.load(SeqCst);
-        (running > 0 && self.interrupt_for.load(SeqCst) == running)
+        let is_running = running > 0 && self.finished.load(SeqCst) < running;
+        (is_running && self.interrupt_for.load(SeqCst) == running)
             || self.output_failed.load(SeqCst)
     }
 
@@ -403,6 +406,13 @@ mod tests {
         assert!(counts.interrupted());
         counts.finish();
         counts.take();
+        assert!(!counts.interrupted() && !counts.new_line());
+        counts.finish();
+        // Read while nothing runs, it is tied to its own line; once that is done, nothing is
+        // interrupted (the main loop may drain the queue faster than the reader fills it).
+        counts.queue(b"# interrupt");
+        counts.take();
+        counts.finish();
         assert!(!counts.interrupted() && !counts.new_line());
     }
 
