@@ -77,7 +77,7 @@ struct EngineArgs {
     #[arg(long, value_name = "S", value_parser = parse_lag)]
     lag: Option<f64>,
     /// Strength level, 1 (beginner) to 10 (full strength): below 10, a fixed number of playouts
-    /// per move that grows about 2.5× a level (so a level is as strong on any machine), and a
+    /// per move that grows 2–2.5× a level (so a level is as strong on any machine), and a
     /// choice among the plausible moves rather than always the best; README's levels table says
     /// how the levels compare with each other and with GNU Go [default: 10]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]

@@ -1,8 +1,9 @@
 //! Strength levels: an opponent people can beat, then learn to beat.
 //!
 //! A level below [`FULL_STRENGTH`] weakens the player the way a weaker player is weaker, not by
-//! random blunders: it reads less (a fixed playout budget per move that grows about 2.5×
-//! a level, counted in playouts so that a level is as strong on a fast machine as on a slow one)
+//! random blunders: it reads less (a fixed playout budget per move that grows about 2.5× a level
+//! on 9×9 and 2× on 19×19, always below what full strength reads, counted in playouts so that a
+//! level is as strong on a fast machine as on a slow one)
 //! and it does not always find the best of the moves it read — it picks among the plausible
 //! ones, those the search visited often (visits follow the priors: patterns, captures, answers
 //! to atari), by their visits raised to a power that grows with the level, and never one whose
@@ -22,15 +23,21 @@ pub const FULL_STRENGTH: u8 = 10;
 const PLAYOUTS_9X9: [u64; 9] = [4, 10, 25, 60, 150, 400, 1000, 2500, 6000];
 
 /// The playouts a level reads per move on a `size`×`size` board, `None` at full strength.
-/// Scaled with the square root of the board's area: a 19×19 move has more to read than a 9×9
-/// one, but a level should not think for much longer on the bigger board.
+///
+/// On a bigger board the 9×9 figures are multiplied by `s^e`, `s` the square root of the board's
+/// area over 81 and `e` going from 1 at level 1 down to −1 at level 9 (0 at level 5, which reads
+/// the same on every board). The weak levels read more, as a 19×19 move has more candidates to
+/// look at; the strong ones fewer, as a playout costs about as many times more as the board has
+/// points and full strength at its default two seconds reads that many fewer: with the 9×9 figures
+/// unscaled, levels 8 and 9 on 19×19 would read about as much as full strength itself.
 pub fn playouts(level: u8, size: usize) -> Option<u64> {
     if level >= FULL_STRENGTH {
         return None;
     }
-    let base = PLAYOUTS_9X9[usize::from(level.max(MIN_LEVEL) - 1)];
-    let scale = ((size * size) as f64 / 81.0).sqrt().max(1.0);
-    Some((base as f64 * scale).round() as u64)
+    let i = usize::from(level.max(MIN_LEVEL) - 1);
+    let s = ((size * size) as f64 / 81.0).sqrt().max(1.0);
+    let e = 1.0 - i as f64 / 4.0;
+    Some((PLAYOUTS_9X9[i] as f64 * s.powf(e)).round().max(1.0) as u64)
 }
 
 /// How a level picks among the moves it read.
@@ -102,11 +109,19 @@ mod tests {
         assert_eq!(playouts(1, 9), Some(4));
         assert_eq!(playouts(2, 9), Some(10));
         assert_eq!(playouts(9, 9), Some(6000));
-        assert_eq!(playouts(9, 19), Some(12667));
+        assert_eq!(playouts(1, 19), Some(8));
+        assert_eq!(playouts(5, 19), Some(150));
+        assert_eq!(playouts(9, 19), Some(2842));
         assert_eq!(playouts(1, 7), Some(4));
         assert_eq!(playouts(FULL_STRENGTH, 9), None);
-        for level in MIN_LEVEL..FULL_STRENGTH - 1 {
-            assert!(playouts(level, 13) < playouts(level + 1, 13));
+        for size in [9, 13, 19, 25] {
+            for level in MIN_LEVEL..FULL_STRENGTH - 1 {
+                let (this, next) = (playouts(level, size), playouts(level + 1, size));
+                assert!(
+                    next.unwrap() as f64 >= 1.8 * this.unwrap() as f64,
+                    "{size} {level}"
+                );
+            }
         }
     }
 
