@@ -44,7 +44,9 @@ pub fn playouts(level: u8, size: usize) -> Option<u64> {
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Choice {
     /// Visits are raised to this power before sampling: 1 picks in proportion to visits, lower
-    /// values spread the choice over the plausible moves, higher ones favour the most visited.
+    /// values spread the choice over the plausible moves (0, the beginner's, evenly: with a few
+    /// playouts a move's visits say little more than that the priors liked it), higher ones
+    /// favour the most visited.
     sharpness: f64,
     /// Candidates whose value is this much below the best move's are never picked.
     value_margin: f64,
@@ -53,7 +55,7 @@ struct Choice {
 }
 
 fn choice(level: u8) -> Choice {
-    const SHARPNESS: [f64; 9] = [0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0];
+    const SHARPNESS: [f64; 9] = [0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0];
     const VALUE_MARGIN: [f64; 9] = [0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.07, 0.05, 0.03];
     const MIN_VISIT_SHARE: [f64; 9] = [0.02, 0.03, 0.05, 0.07, 0.1, 0.12, 0.15, 0.18, 0.2];
     let i = usize::from(level.clamp(MIN_LEVEL, FULL_STRENGTH - 1) - 1);
@@ -140,13 +142,17 @@ mod tests {
             (play(11), 40, 0.58),
             (play(12), 1, 0.9),
         ];
-        let picked: Vec<Move> = (0..100)
-            .map(|i| choose(1, &moves, f64::from(i) / 100.0).unwrap())
-            .collect();
-        let second = picked.iter().filter(|&&m| m == play(11)).count();
-        assert!(second > 20 && second < 50, "{second}");
+        let picks = |level| -> Vec<Move> {
+            (0..100)
+                .map(|i| choose(level, &moves, f64::from(i) / 100.0).unwrap())
+                .collect()
+        };
+        let second = |picked: &[Move]| picked.iter().filter(|&&m| m == play(11)).count();
+        assert_eq!(second(&picks(2)), 40);
+        // The beginner picks evenly among the plausible moves.
+        assert_eq!(second(&picks(1)), 50);
         // One visit in a hundred is not a move the search found plausible.
-        assert!(!picked.contains(&play(12)));
+        assert!(!picks(1).contains(&play(12)) && !picks(2).contains(&play(12)));
     }
 
     #[test]
