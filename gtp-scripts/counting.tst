@@ -71,6 +71,15 @@ loadsgf counting_race_19.sgf
 21 final_score
 #? [W\+18\.5]*
 
+# 19×19, Chinese rules (tengen at level 6 against GNU Go level 1), Black to move. White's six
+# stones on the second line at the top (L18 to Q18, with N17), Black's K18 and R18 at their ends:
+# "six die, eight live", Black hanes at K19 and R19 and places inside. Both referees count them
+# dead, W+0.5 (KataGo: the same 40 dead stones); tengen keeps them, W+23.5.
+tengen-rules chinese
+loadsgf counting_second_line_six.sgf
+22 final_score
+#? [W\+0\.5]*
+
 # 9×9, Chinese rules, Black to move, a game that ended with open borders (GNU Go at level 0
 # passed early). White's B9, C8 D8 and B7 lie inside Black's top-left, around Black's A8, with
 # two to four liberties each and no eye space: both referees count them dead with C5, B+13.5.
