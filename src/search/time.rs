@@ -302,7 +302,11 @@ impl Clock {
 
 /// Own moves still expected on a board of side `size` after `move_number` moves in all.
 pub fn expected_moves_left(size: usize, move_number: usize) -> u32 {
-    let total = (size * size) as f64 * 0.9; // a typical game length in moves, both sides
+    // A typical game length in moves, both sides: games between engines end by resignation
+    // after 0.55–0.6 of the area (about 210 moves on 19×19, 56 on 9×9). Planning for 0.9 left
+    // most of an absolute clock unspent; 0.65 won 19×19 self-play under a 120-second clock
+    // (tests/MEASUREMENTS.md "The time split over a 19×19 game").
+    let total = (size * size) as f64 * 0.65;
     let left = (total - move_number as f64).max(0.0) / 2.0;
     // Never plan as if the game were about to end: the end is uncertain.
     (left.max(size as f64 * 1.5)) as u32
