@@ -15,7 +15,7 @@
 //! lost, as one the reader cannot finish is not; no clock decides what is read, so a loaded
 //! machine is slower, never different.
 
-use super::ownership;
+use super::ownership::FlatPlayouts;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::{Config, Limits, Player, Watch, OWNERSHIP_PLAYOUTS};
@@ -25,6 +25,7 @@ use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::score::{self, Count};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The capture races read at most, the most doubtful groups first ([`dead::race_targets`]'s
@@ -59,8 +60,8 @@ pub fn ownership_playouts(size: usize) -> u64 {
 /// The judgement of the game's position on the `pool`'s workers, the playouts drawn from `seed`
 /// (mixed with the position's hash).
 pub fn judge(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Judgement {
-    let ownership = estimate(game, pool, seed);
-    verdict(game, pool, ownership)
+    let ownership = estimate(game, pool, seed, None).0;
+    verdict(game, pool, ownership, None).0
 }
 
 /// [`judge`] on a pool of all cores built for the purpose: the count of a finished game for a
@@ -74,6 +75,11 @@ pub fn judge_on_all_cores(game: &Game, seed: u64) -> Result<Judgement, String> {
     Ok(judge(game, &pool, seed))
 }
 
+/// Whether the deadline has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// The ownership estimate of the judgement: flat playouts from the position, and for the
 /// stones they are unsure of (kept in less than 90% of them, [`dead::SURELY_DEAD`]), the
 /// verdict of a search by the side to move ([`searched_ownership`]) where its playouts lose
@@ -84,20 +90,58 @@ pub fn judge_on_all_cores(game: &Game, seed: u64) -> Result<Judgement, String> {
 /// position it tries every desperate line. So it only adds dead stones, among the doubtful;
 /// the rest of the map (how sure a living group is, the walls of [`dead::lost_by_force`]'s
 /// reading) is the flat playouts'.
-fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
+///
+/// The search and the flat playouts' shares (one per worker, as in
+/// [`FlatPlayouts::on`]) are jobs the pool's workers take in turn, the longest (the search)
+/// first, so that no more threads are busy than the pool has. With a `deadline` every part
+/// stops there; the second value says whether all of them ran to their count.
+fn estimate(
+    game: &Game,
+    pool: &rayon::ThreadPool,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> (Vec<f32>, bool) {
     let board = game.board();
     let seed = seed ^ board.hash();
     let playouts = ownership_playouts(board.size());
-    // The search runs on a thread of its own while the flat playouts take the pool.
-    let (mut combined, searched) = std::thread::scope(|scope| {
-        let search = scope.spawn(|| searched_ownership(game, playouts, seed));
-        let flat = ownership::estimate(pool, board, game.to_move(), playouts, seed);
-        (flat, search.join())
-    });
-    // A search that failed adds no dead stones.
-    let Ok(searched) = searched else {
-        return combined;
+    let flat = FlatPlayouts {
+        board,
+        color: game.to_move(),
+        playouts,
+        seed,
+        parts: pool.current_num_threads(),
     };
+    let next = AtomicUsize::new(0);
+    let searched = Mutex::new(None);
+    let shares = Mutex::new(Vec::with_capacity(flat.parts));
+    pool.broadcast(|_| loop {
+        match next.fetch_add(1, Relaxed) {
+            0 => {
+                // A search that fails (it panicked) adds no dead stones.
+                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    searched_ownership(game, playouts, seed, deadline)
+                }));
+                *searched.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
+            }
+            job if job <= flat.parts => {
+                let share = flat.run(job - 1, deadline);
+                shares.lock().unwrap_or_else(|e| e.into_inner()).push(share);
+            }
+            _ => break,
+        }
+    });
+    let shares = shares.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (mut combined, flat_run) = flat.values(shares);
+    let mut complete = flat_run == playouts;
+    let searched = searched.into_inner().unwrap_or_else(|e| e.into_inner());
+    let Some(Ok((searched, searched_run))) = searched else {
+        return (combined, complete);
+    };
+    complete &= searched_run >= playouts;
+    // A search cut short before its first playout knows nothing.
+    if searched_run == 0 {
+        return (combined, complete);
+    }
     for ((p, own), searched) in board.points().zip(combined.iter_mut()).zip(searched) {
         let killed = match board.color(p) {
             Some(Color::Black) => searched < -dead::DEAD && *own < dead::SURELY_DEAD,
@@ -108,14 +152,20 @@ fn estimate(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Vec<f32> {
             *own = searched;
         }
     }
-    combined
+    (combined, complete)
 }
 
-/// The ownership of the playouts of a search of `playouts` by the side to move, on one thread
-/// so that it is the same for a seed on any machine. A line that reaches two passes in the
-/// tree goes on by a playout, which takes the dead stones off the board, where the count of
-/// the board as it stands would keep them.
-fn searched_ownership(game: &Game, playouts: u64, seed: u64) -> Vec<f32> {
+/// The ownership of the playouts of a search of `playouts` by the side to move (ended at the
+/// deadline if one comes first), and the playouts it ran; on one thread so that it is the same
+/// for a seed on any machine. A line that reaches two passes in the tree goes on by a playout,
+/// which takes the dead stones off the board, where the count of the board as it stands would
+/// keep them.
+fn searched_ownership(
+    game: &Game,
+    playouts: u64,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> (Vec<f32>, u64) {
     let color = game.to_move();
     let moves = Player::root_moves(game, color, true);
     let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, &[]).played_out_after_passes();
@@ -126,58 +176,84 @@ fn searched_ownership(game: &Game, playouts: u64, seed: u64) -> Vec<f32> {
     };
     let limits = Limits {
         playouts: Some(playouts),
+        time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..Limits::default()
     };
-    Runner::default()
-        .search(
-            &config,
-            game,
-            root,
-            Budget::fixed(limits),
-            &mut Watch::none(),
-        )
-        .ownership
+    let found = Runner::default().search(
+        &config,
+        game,
+        root,
+        Budget::fixed(limits),
+        &mut Watch::none(),
+    );
+    (found.ownership, found.report.playouts)
 }
 
-/// Dead stones, seki and the count, given the ownership map.
-fn verdict(game: &Game, pool: &rayon::ThreadPool, ownership: Vec<f32>) -> Judgement {
+/// Dead stones, seki and the count, given the ownership map; with a `deadline`, the reading
+/// and the second look stop there (the second value says whether nothing was cut short).
+fn verdict(
+    game: &Game,
+    pool: &rayon::ThreadPool,
+    ownership: Vec<f32>,
+    deadline: Option<Instant>,
+) -> (Judgement, bool) {
+    let mut complete = true;
     let mut dead = dead::judge_reading(game, &ownership, |targets| {
-        read_races(game, pool, &ownership, targets, MAX_RACES)
+        let (lost, read_all) = read_races(game, pool, &ownership, targets, MAX_RACES, deadline);
+        complete &= read_all;
+        lost
     });
     if !dead.is_empty() {
         // A second look with the dead stones off the board, for what they leave behind.
         let board = game.board();
         let lifted = score::lift(board, &dead);
-        let seed = board.hash() ^ lifted.hash();
-        let playouts = ownership_playouts(board.size());
-        let again = ownership::estimate(pool, &lifted, game.to_move(), playouts, seed);
-        dead.extend(dead::left_behind(&lifted, &again, &dead));
-        dead.sort();
+        let flat = FlatPlayouts {
+            board: &lifted,
+            color: game.to_move(),
+            playouts: ownership_playouts(board.size()),
+            seed: board.hash() ^ lifted.hash(),
+            parts: pool.current_num_threads(),
+        };
+        let (again, run) = flat.on(pool, deadline);
+        complete &= run == flat.playouts;
+        if run > 0 {
+            dead.extend(dead::left_behind(&lifted, &again, &dead));
+            dead.sort();
+        }
     }
     let count = score::count(game, &dead);
-    Judgement {
+    let judgement = Judgement {
         ownership,
         dead,
         count,
-    }
+    };
+    (judgement, complete)
 }
 
 /// Whether each target is lost by force ([`dead::lost_by_force`]), read on the pool's workers;
-/// only the first `limit` targets are read, the rest answer `false`.
+/// only the first `limit` targets are read, and none started after the deadline: the rest
+/// answer `false`. The second value says whether the deadline left every race within the
+/// limit read.
 fn read_races(
     game: &Game,
     pool: &rayon::ThreadPool,
     ownership: &[f32],
     targets: &[Point],
     limit: usize,
-) -> Vec<bool> {
+    deadline: Option<Instant>,
+) -> (Vec<bool>, bool) {
     let start = Instant::now();
     let read = targets.len().min(limit);
     let next = AtomicUsize::new(0);
+    let skipped = AtomicBool::new(false);
     let lost: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
     pool.broadcast(|_| loop {
         let i = next.fetch_add(1, Relaxed);
         if i >= read {
+            break;
+        }
+        if past(deadline) {
+            skipped.store(true, Relaxed);
             break;
         }
         let captured = dead::lost_by_force(game, ownership, targets[i]);
@@ -204,7 +280,8 @@ fn read_races(
             targets.len()
         );
     }
-    lost.into_iter().map(AtomicBool::into_inner).collect()
+    let lost = lost.into_iter().map(AtomicBool::into_inner).collect();
+    (lost, !skipped.into_inner())
 }
 
 /// Everything a judgement depends on: the positions since the start (the stones now, and which
@@ -247,6 +324,10 @@ struct Last {
 }
 
 /// The player's judgements: the last one kept until the position changes.
+///
+/// A judgement asked for by a deadline (a move's, which must keep to its clock) stops there;
+/// one that finished anyway is the judgement of any deadline and is kept, one cut short is
+/// used once and forgotten.
 #[derive(Default)]
 pub(super) struct Judge {
     last: Option<Last>,
@@ -254,8 +335,17 @@ pub(super) struct Judge {
 
 impl Judge {
     /// The ownership map of the game's position (the judgement's, without reading the races).
-    pub(super) fn ownership(&mut self, game: &Game, pool: &rayon::ThreadPool, seed: u64) -> &[f32] {
-        &self.entry(game, pool, seed).ownership
+    pub(super) fn ownership(
+        &mut self,
+        game: &Game,
+        pool: &rayon::ThreadPool,
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> Vec<f32> {
+        match self.entry(game, pool, seed, deadline) {
+            Ok(last) => last.ownership.clone(),
+            Err(cut_short) => cut_short,
+        }
     }
 
     /// The judgement of the game's position.
@@ -264,25 +354,46 @@ impl Judge {
         game: &Game,
         pool: &rayon::ThreadPool,
         seed: u64,
-    ) -> &Judgement {
-        let last = self.entry(game, pool, seed);
-        let ownership = &last.ownership;
-        last.judgement
-            .get_or_insert_with(|| verdict(game, pool, ownership.clone()))
+        deadline: Option<Instant>,
+    ) -> Judgement {
+        match self.entry(game, pool, seed, deadline) {
+            Ok(last) => match &last.judgement {
+                Some(kept) => kept.clone(),
+                None => {
+                    let (judgement, complete) =
+                        verdict(game, pool, last.ownership.clone(), deadline);
+                    if complete {
+                        last.judgement = Some(judgement.clone());
+                    }
+                    judgement
+                }
+            },
+            Err(cut_short) => verdict(game, pool, cut_short, deadline).0,
+        }
     }
 
-    /// The kept entry if it was made for this position, else a fresh one.
-    fn entry(&mut self, game: &Game, pool: &rayon::ThreadPool, seed: u64) -> &mut Last {
+    /// The kept entry if it was made for this position, else a fresh one, kept if the deadline
+    /// let it finish: otherwise the ownership map as far as it got.
+    fn entry(
+        &mut self,
+        game: &Game,
+        pool: &rayon::ThreadPool,
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> Result<&mut Last, Vec<f32>> {
         let key = Key::of(game, seed, pool.current_num_threads());
-        let last = match self.last.take() {
-            Some(last) if last.key == key => last,
-            _ => Last {
+        if !self.last.as_ref().is_some_and(|last| last.key == key) {
+            let (ownership, complete) = estimate(game, pool, seed, deadline);
+            if !complete {
+                return Err(ownership);
+            }
+            self.last = Some(Last {
                 key,
-                ownership: estimate(game, pool, seed),
+                ownership,
                 judgement: None,
-            },
-        };
-        self.last.insert(last)
+            });
+        }
+        Ok(self.last.as_mut().expect("kept just above"))
     }
 }
 
@@ -319,11 +430,11 @@ mod tests {
     fn races_read_are_the_pure_judgement_and_unread_ones_live() {
         let g = race();
         let pool = one_thread();
-        let own = estimate(&g, &pool, 7);
-        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, MAX_RACES));
+        let own = estimate(&g, &pool, 7, None).0;
+        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, MAX_RACES, None).0);
         assert_eq!(read, dead::judge(&g, &own));
         assert!(read.contains(&g.board().point(2, 3)));
-        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, 0));
+        let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, 0, None).0);
         assert!(!unread.contains(&g.board().point(2, 3)));
     }
 
@@ -342,7 +453,7 @@ mod tests {
                 3 => g.set_komi(HalfPoints(1)),
                 _ => {}
             }
-            let kept = cache.judgement(&g, &pool, 7).clone();
+            let kept = cache.judgement(&g, &pool, 7, None);
             let fresh = judge(&g, &pool, 7);
             assert_eq!(kept.dead, fresh.dead, "step {}", step);
             assert_eq!(kept.count.margin, fresh.count.margin, "step {}", step);

@@ -17,6 +17,7 @@ use crate::board::{Board, Color, CELLS};
 use crate::rules::HalfPoints;
 use crate::score;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 /// Per-point ownership sums over playouts, and Black's margins.
 #[derive(Clone)]
@@ -264,28 +265,49 @@ impl SharedOwnership {
     }
 }
 
-/// Ownership of every point of `board` from `playouts` heavy playouts with `color` to move,
-/// shared among the `pool`'s workers. Each worker runs its own share from its own seed, so the
-/// estimate is reproducible for a given seed and thread count.
-pub fn estimate(
-    pool: &rayon::ThreadPool,
-    board: &Board,
-    color: Color,
-    playouts: u64,
-    seed: u64,
-) -> Vec<f32> {
-    let threads = pool.current_num_threads() as u64;
-    let parts = pool.broadcast(|ctx| {
-        let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(ctx.index() as u64));
+/// Flat heavy playouts from `board` with `color` to move, `playouts` of them split into `parts`
+/// shares that are the same whoever runs them: share `index` has its own seed and its own count.
+/// A share stops early at `deadline`; the sums say how many playouts it ran.
+#[derive(Clone, Copy)]
+pub(super) struct FlatPlayouts<'a> {
+    pub(super) board: &'a Board,
+    pub(super) color: Color,
+    pub(super) playouts: u64,
+    pub(super) seed: u64,
+    pub(super) parts: usize,
+}
+
+impl FlatPlayouts<'_> {
+    /// The playouts of share `index` (of [`FlatPlayouts::parts`]).
+    pub(super) fn share(&self, index: usize) -> u64 {
+        let (parts, index) = (self.parts.max(1) as u64, index as u64);
+        self.playouts / parts + u64::from(index < self.playouts % parts)
+    }
+
+    /// Runs share `index`, until its count or `deadline`.
+    pub(super) fn run(&self, index: usize, deadline: Option<Instant>) -> OwnershipSums {
+        let mut rng = fastrand::Rng::with_seed(self.seed.wrapping_add(index as u64));
         let mut sums = OwnershipSums::new();
-        let mut b = board.clone();
-        let share = playouts / threads + u64::from((ctx.index() as u64) < playouts % threads);
-        for _ in 0..share {
-            b.copy_from(board);
-            playout::heavy_playout(&mut b, color, &mut rng);
+        let mut b = self.board.clone();
+        for _ in 0..self.share(index) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            b.copy_from(self.board);
+            playout::heavy_playout(&mut b, self.color, &mut rng);
             sums.add(&b);
         }
         sums
-    });
-    OwnershipSums::merge(parts).values(board)
+    }
+
+    /// All the shares on the `pool`'s workers, one each: the ownership and the playouts run.
+    pub(super) fn on(&self, pool: &rayon::ThreadPool, deadline: Option<Instant>) -> (Vec<f32>, u64) {
+        self.values(pool.broadcast(|ctx| self.run(ctx.index(), deadline)))
+    }
+
+    /// The ownership of the shares' sums, and the playouts they ran.
+    pub(super) fn values(&self, shares: Vec<OwnershipSums>) -> (Vec<f32>, u64) {
+        let total = OwnershipSums::merge(shares);
+        (total.values(self.board), total.playouts)
+    }
 }

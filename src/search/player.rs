@@ -10,6 +10,7 @@ use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
+use super::analysis::Filters;
 use super::{Analysis, Config, Decision, Limits, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
@@ -17,6 +18,10 @@ use crate::game::Game;
 use crate::rules::{HalfPoints, Scoring};
 use crate::score;
 use std::time::{Duration, Instant};
+
+/// The share of a move's time kept for the judgement after the search where a pass is likely
+/// and one must be judged (dead stones to capture first, dame to fill).
+const JUDGEMENT_SHARE: f64 = 0.4;
 
 /// The engine's player: configuration, clock, the search runner (which keeps the tree for the
 /// next move) and what the last search found.
@@ -180,24 +185,30 @@ impl Player {
         let start = Instant::now();
         self.analysis = Analysis::default();
         let budget = self.budget(game, color);
+        // Whatever the move judges is charged to its time: the judgement stops a little before
+        // the moment the move must be made by, as a race being read and the count finish
+        // after it (no clock and no time: the full judgement).
+        let deadline = budget.extended.or(budget.time).map(|t| start + t.mul_f64(0.9));
+        let permitted = Filters::new(filters);
+        let permits = |mv: Move| permitted.permits(color, mv, 0);
         let board = game.board();
         let opponent_passed =
             matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
-        let mut allow_pass = true;
-        // Stones counted dead where a line ends with two passes in the tree: none in cleanup
-        // (the point is to capture them), and only sure ones otherwise.
+        let may_pass = game.is_legal(color, Move::Pass) && permits(Move::Pass);
+        // Rules that lift no dead stones (Tromp–Taylor) count them as alive: capture them
+        // before passing, as cleanup does.
+        let capture_first = cleanup || !game.rules().dead_stones_lifted;
+        let territory = game.rules().scoring == Scoring::Territory;
+        // Stones counted dead where a line ends with two passes in the tree: none when they
+        // must be captured, and only sure ones otherwise.
         let mut sure_dead = Vec::new();
-        // Rules that lift no dead stones (Tromp–Taylor) count them as alive: capture them first.
-        if cleanup || !game.rules().dead_stones_lifted {
-            let dead = self.dead_stones(game);
-            allow_pass = !dead
-                .iter()
-                .any(|&p| board.color(p) == Some(color.opponent()));
-        } else if opponent_passed && game.is_legal(color, Move::Pass) {
+        if !capture_first && opponent_passed && may_pass {
             // The opponent offers to end the game: accept if the position as it stands wins
             // with only the surely dead stones lifted (a disputed group is settled by play, not
-            // by hope), once the dame that territory counting wants filled are filled.
-            let own = self.judged_ownership(game);
+            // by hope), once the dame that territory counting wants filled are filled. The
+            // estimate may take half the move's time; the search has the rest.
+            let half = budget.time.map(|t| start + t / 2);
+            let own = self.judged_ownership(game, half);
             sure_dead = dead::from_ownership(board, &own, SURELY_DEAD);
             let margin = score::count(game, &sure_dead).margin.0 .0;
             let wins = match color {
@@ -206,23 +217,31 @@ impl Player {
             };
             if wins {
                 let dead = dead::from_ownership(board, &own, DEAD);
-                let dame = Self::dame_to_fill(game, color, &dead);
+                let mut dame = Self::dame_to_fill(game, color, &dead);
+                dame.retain(|&p| permits(Move::Play(p)));
                 self.finish_clock(color, start);
                 return Decision::Play(dame.first().map_or(Move::Pass, |&p| Move::Play(p)));
             }
-        } else if self.ownership.len() == board.size() * board.size() {
+        } else if !capture_first && self.ownership.len() == board.size() * board.size() {
             // The last search's ownership is close enough to this position to say which
             // stones are surely dead.
             sure_dead = dead::from_ownership(board, &self.ownership, SURELY_DEAD);
         }
-        let moves = Self::root_moves(game, color, allow_pass);
+        let moves = Self::root_moves(game, color, true);
         let decision = match moves.as_slice() {
             [] => Decision::Play(Move::Pass),
             [only] => Decision::Play(*only),
             _ => {
                 // The move's time counts from the start of genmove: what the ownership estimate
-                // above took is no longer the search's.
-                let spent = start.elapsed();
+                // above took is no longer the search's, nor what the judgement after it may
+                // need where passing is likely.
+                let judging_after = may_pass && (capture_first || territory);
+                let reserved = if judging_after && self.pass_likely(opponent_passed) {
+                    budget.time.map_or(Duration::ZERO, |t| t.mul_f64(JUDGEMENT_SHARE))
+                } else {
+                    Duration::ZERO
+                };
+                let spent = start.elapsed() + reserved;
                 let budget = Budget {
                     time: budget.time.map(|t| t.saturating_sub(spent)),
                     extended: budget.extended.map(|t| t.saturating_sub(spent)),
@@ -264,10 +283,24 @@ impl Player {
                 if !cleanup {
                     best = self.level_choice(game, best);
                 }
-                if best == Move::Pass && !cleanup && game.rules().scoring == Scoring::Territory {
+                if best == Move::Pass && capture_first {
+                    // No pass while the opponent has dead stones on the board.
+                    let dead = self.judgement_by(game, deadline).dead;
+                    let opponent = color.opponent();
+                    let theirs: Vec<Point> = dead
+                        .into_iter()
+                        .filter(|&p| board.color(p) == Some(opponent))
+                        .collect();
+                    if !theirs.is_empty() {
+                        best = self.capture_move(game, color, &theirs, &permits);
+                    }
+                } else if best == Move::Pass && territory {
                     // Under territory counting, dame are filled before passing (第9条).
-                    let dead = self.dead_stones(game);
-                    if let Some(&p) = Self::dame_to_fill(game, color, &dead).first() {
+                    let dead = self.judgement_by(game, deadline).dead;
+                    if let Some(&p) = Self::dame_to_fill(game, color, &dead)
+                        .iter()
+                        .find(|&&p| permits(Move::Play(p)))
+                    {
                         best = Move::Play(p);
                     }
                 }
@@ -291,6 +324,52 @@ impl Player {
         };
         self.finish_clock(color, start);
         decision
+    }
+
+    /// Whether the search about to run is likely to choose a pass, so that the judgement that
+    /// must follow one needs its share of the move's time: the opponent has just passed, or the
+    /// last search found passing nearly as good as its best move.
+    fn pass_likely(&self, opponent_passed: bool) -> bool {
+        let most = self.report.moves.first().map_or(0, |m| m.1);
+        opponent_passed
+            || self
+                .report
+                .moves
+                .iter()
+                .any(|m| m.0 == Move::Pass && m.1 > 0 && m.1 >= most / 4)
+    }
+
+    /// A move instead of the pass the search chose while the opponent has `dead` stones on the
+    /// board: the search's most visited other move, else a liberty of the dead stone with the
+    /// fewest (a dead group is captured by filling its liberties), else still a pass.
+    fn capture_move(
+        &self,
+        game: &Game,
+        color: Color,
+        dead: &[Point],
+        permits: &dyn Fn(Move) -> bool,
+    ) -> Move {
+        if let Some(m) = self
+            .report
+            .moves
+            .iter()
+            .find(|m| m.0 != Move::Pass && m.1 > 0 && permits(m.0))
+        {
+            return m.0;
+        }
+        let board = game.board();
+        let mut targets: Vec<Point> = dead.to_vec();
+        targets.sort_by_key(|&p| board.liberties(p));
+        targets
+            .iter()
+            .flat_map(|&p| board.liberty_points(p))
+            .map(Move::Play)
+            .find(|&mv| {
+                permits(mv)
+                    && game.is_legal(color, mv)
+                    && !matches!(mv, Move::Play(p) if board.is_eye(p, color))
+            })
+            .unwrap_or(Move::Pass)
     }
 
     /// The move the configured strength level plays from the last search: the best one at full
@@ -450,31 +529,36 @@ impl Player {
         self.config.seed.unwrap_or(0x5EED)
     }
 
-    /// The judgement's ownership map of the game's position (without reading its races), kept
-    /// as the player's current ownership.
-    fn judged_ownership(&mut self, game: &Game) -> Vec<f32> {
+    /// The judgement's ownership map of the game's position (without reading its races), made
+    /// by `deadline` when one is given, kept as the player's current ownership.
+    fn judged_ownership(&mut self, game: &Game, deadline: Option<Instant>) -> Vec<f32> {
         let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
-        self.ownership = self.judge.ownership(game, &pool, seed).to_vec();
+        self.ownership = self.judge.ownership(game, &pool, seed, deadline);
         self.ownership.clone()
     }
 
     /// The judgement of the game's position (see [`super::judgement`]): made once per position,
     /// its ownership kept as the player's current ownership.
-    pub fn judgement(&mut self, game: &Game) -> &Judgement {
+    pub fn judgement(&mut self, game: &Game) -> Judgement {
+        self.judgement_by(game, None)
+    }
+
+    /// [`Player::judgement`] made by `deadline` when one is given (cut short, it is not kept).
+    fn judgement_by(&mut self, game: &Game, deadline: Option<Instant>) -> Judgement {
         let (pool, seed) = (self.runner.pool(self.config.threads), self.judgement_seed());
-        let judgement = self.judge.judgement(game, &pool, seed);
+        let judgement = self.judge.judgement(game, &pool, seed, deadline);
         self.ownership.clone_from(&judgement.ownership);
         judgement
     }
 
     /// The stones the player judges dead in the game's position.
     pub fn dead_stones(&mut self, game: &Game) -> Vec<Point> {
-        self.judgement(game).dead.clone()
+        self.judgement(game).dead
     }
 
     /// The stones the player judges to be in seki (after lifting the dead ones).
     pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
-        self.judgement(game).count.seki.clone()
+        self.judgement(game).count.seki
     }
 }
 
