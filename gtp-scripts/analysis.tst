@@ -170,3 +170,17 @@ clear_board
 #?error [illegal move: .*]
 
 tengen-rules chinese
+
+# A finished game under Japanese rules with dame left, Black kept to a pass: the dame that
+# Black would fill before passing are not allowed, so the move is the pass.
+loadsgf counting_open_area_2.sgf
+kata-set-rules japanese
+370 kata-genmove_analyze b allow b pass 1
+#? [(?:info move pass [^\n]*\n)*play pass]
+
+# The same when White has just passed (the end of the game offered).
+undo
+play w pass
+380 kata-genmove_analyze b allow b pass 1
+#? [(?:info move pass [^\n]*\n)*play pass]
+kata-set-rules chinese

@@ -62,7 +62,7 @@ play w c3
 #? [0\.5]
 
 160 kata-set-param maxTimePondering 0
-#?error [Could not set params: '0' is not a number from 0\.001 to .*]
+#?error [Could not set params: '0' is not a number of seconds from 0\.001 \(1e\+20 or more: no limit\)]
 
 170 kata-get-param maxTimePondering
 #? [0\.5]

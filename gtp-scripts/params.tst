@@ -108,6 +108,14 @@ boardsize 9
 320 kata-set-param maxTime 1e20
 #?error [Could not set params: no time limit without a maxPlayouts or maxVisits limit]
 
+# A negative time is refused with a short message (no 309-digit bound), as is a fraction of a
+# millisecond.
+325 kata-set-param maxTime -1
+#?error [Could not set params: '-1' is not a number of seconds from 0\.001 \(1e\+20 or more: no limit\)]
+
+326 kata-set-param maxTime 0.0001
+#?error [Could not set params: '0\.0001' is not a number of seconds from 0\.001 .*]
+
 # Leela Zero: the options list, then the names as it spells them (any case).
 330 lz-setoption
 #? [\n?option name Maximum Memory Use \(MiB\) type spin .*\noption name Pondering type check default false]

@@ -137,7 +137,9 @@ impl Kept {
     fn settings(&self) -> String {
         match *self {
             Kept::Byoyomi { period } => format!("time_settings 0 {} 1", period),
-            Kept::Canadian { period, stones, .. } => format!("time_settings 0 {} {}", period, stones),
+            Kept::Canadian { period, stones, .. } => {
+                format!("time_settings 0 {} {}", period, stones)
+            }
             Kept::Fischer { main, increment } => {
                 format!("kata-time_settings fischer {} {}", main, increment)
             }
@@ -289,7 +291,14 @@ fn every_move_keeps_to_a_short_clock_at_the_end_of_a_game_under_every_rules_name
         let mut e = engine(&[]);
         let first = ok(&mut e, &format!("loadsgf {} 250", record));
         ok(&mut e, &format!("kata-set-rules {}", rules));
-        clocked_moves(&mut e, &first[..1], clocks[k % 3], "genmove", &["b", "w"], 12);
+        clocked_moves(
+            &mut e,
+            &first[..1],
+            clocks[k % 3],
+            "genmove",
+            &["b", "w"],
+            12,
+        );
         e.quit(Duration::from_secs(3));
     }
     let mut e = engine(&[]);

@@ -536,7 +536,10 @@ fn busy_threads(pid: u32) -> usize {
     };
     tasks
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("stat")).ok())
-        .filter(|stat| stat.rfind(')').is_some_and(|k| stat[k + 2..].starts_with('R')))
+        .filter(|stat| {
+            stat.rfind(')')
+                .is_some_and(|k| stat[k + 2..].starts_with('R'))
+        })
         .count()
 }
 
@@ -570,4 +573,40 @@ fn one_thread_judges_a_finished_game_on_one_thread() {
         samples
     );
     e.quit(Duration::from_secs(5));
+}
+
+#[test]
+fn the_prediction_keeps_to_max_time_and_ends_at_an_interrupt() {
+    // Pre-judgement on 19×19 after the four placements: 200,000 playouts would take half a
+    // minute or more, but maxTime bounds the prediction as it bounds a move.
+    let mut e = Engine::start(&["--threads", "1", "--rules", "prejudgement"]);
+    e.send("play w q16\nplay b d4\nplay w q4\nplay b d16\n");
+    e.send("kata-set-param maxPlayouts 200000\nkata-set-param maxTime 0.5\n");
+    for what in ["w q16", "b d4", "w q4", "b d16", "maxPlayouts", "maxTime"] {
+        assert_eq!(e.response(Duration::from_secs(5), what), ["= "]);
+    }
+    let start = Instant::now();
+    e.send("1 tengen-prejudge\n");
+    let r = e.response(Duration::from_secs(30), "tengen-prejudge");
+    assert!(r[0].starts_with("=1 "), "{:?}", r);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    // With a minute to think, GoGui's interrupt ends it with the mean so far.
+    e.send("kata-set-param maxTime 60\n");
+    assert_eq!(e.response(Duration::from_secs(5), "maxTime 60"), ["= "]);
+    e.send("2 tengen-prejudge\n");
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    e.send("# interrupt\n");
+    let r = e.response(Duration::from_secs(30), "tengen-prejudge after # interrupt");
+    assert!(r[0].starts_with("=2 "), "{:?}", r);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    e.quit(Duration::from_secs(3));
 }

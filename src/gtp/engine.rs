@@ -12,7 +12,7 @@ use crate::board::{Color, Move, Removal};
 use crate::game::{Game, GameError};
 use crate::prejudgement::Prejudgement;
 use crate::rules::{HalfPoints, Rules};
-use crate::search::Player;
+use crate::search::{Limits, Player, Watch};
 use std::io::{self, Write};
 use std::sync::Arc;
 
@@ -179,14 +179,19 @@ impl Engine {
         self.ponder_armed = false;
     }
 
-    /// Black's mean margin over `playouts` of a game other than the record (a what-if), its
-    /// side to move searching; the tree is dropped after, so that the next search of the record
-    /// does not value moves by it.
-    pub(super) fn mean_margin_aside(&mut self, game: &Game, playouts: u64) -> f64 {
-        let mean = self
-            .player
-            .analyse(game, game.to_move(), Some(playouts), None)
-            .mean_margin;
+    /// Black's mean margin over a search of a game other than the record (a what-if) within
+    /// `limits`, its side to move searching; no tree kept from the record serves it, and its
+    /// own is dropped after, so that the next search of the record does not value moves by it.
+    pub(super) fn mean_margin_aside(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        watch: &mut Watch,
+    ) -> f64 {
+        self.player.forget();
+        self.player
+            .analyse_watched(game, game.to_move(), limits, &[], watch);
+        let mean = self.player.report().mean_margin;
         self.player.forget();
         mean
     }

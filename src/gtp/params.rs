@@ -156,7 +156,17 @@ fn count_limit(v: &str) -> Result<Option<u64>, String> {
 
 /// A time limit in seconds as KataGo gives it: 1e20 or more is none.
 fn time_limit(v: &str) -> Result<Option<Duration>, String> {
-    let t = parse_float(v, 0.001, f64::MAX)?;
+    // No upper bound to print: every larger number means none.
+    let t = v
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.001)
+        .ok_or_else(|| {
+            format!(
+                "'{}' is not a number of seconds from 0.001 ({} or more: no limit)",
+                v, UNLIMITED_TIME_TEXT
+            )
+        })?;
     Ok((t < UNLIMITED_TIME).then(|| Duration::from_secs_f64(t.min(1e9))))
 }
 

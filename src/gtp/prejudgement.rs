@@ -12,8 +12,9 @@ use crate::board::{Move, Removal};
 use crate::game::{Game, GameError};
 use crate::prejudgement::{Predictions, Prejudgement};
 use crate::rules::{HalfPoints, Margin};
+use crate::search::Limits;
 
-/// Playouts for the engine's prediction when the command line set no playout budget: enough for
+/// Playouts for the engine's prediction when no playout budget is set: enough for
 /// a stable mean margin on 19×19 in a couple of seconds, far more than enough on small boards.
 pub const PREDICTION_PLAYOUTS: u64 = 3000;
 
@@ -62,13 +63,17 @@ pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
     // would bias it.
     let mut game = engine.game().clone();
     game.set_komi(HalfPoints::ZERO);
-    let playouts = engine
-        .player
-        .config()
-        .playouts
-        .unwrap_or(PREDICTION_PLAYOUTS);
-    // The search is of a game other than the record (komi 0): the engine drops its tree after.
-    let mean = engine.mean_margin_aside(&game, playouts);
+    // The configured limits of a move bound it (time, visits), playouts or not; GoGui's
+    // interrupt ends it with the mean so far.
+    let config = engine.player.config();
+    let limits = Limits {
+        playouts: Some(config.playouts.unwrap_or(PREDICTION_PLAYOUTS)),
+        visits: config.visits,
+        time: config.time,
+    };
+    let mean = moves::with_interrupt(engine, |engine, watch| {
+        engine.mean_margin_aside(&game, limits, watch)
+    });
     Ok(Margin(HalfPoints::round_from(mean)).to_string())
 }
 

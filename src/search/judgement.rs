@@ -431,7 +431,9 @@ mod tests {
         let g = race();
         let pool = one_thread();
         let own = estimate(&g, &pool, 7, None).0;
-        let read = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, MAX_RACES, None).0);
+        let read = dead::judge_reading(&g, &own, |t| {
+            read_races(&g, &pool, &own, t, MAX_RACES, None).0
+        });
         assert_eq!(read, dead::judge(&g, &own));
         assert!(read.contains(&g.board().point(2, 3)));
         let unread = dead::judge_reading(&g, &own, |t| read_races(&g, &pool, &own, t, 0, None).0);

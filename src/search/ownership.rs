@@ -301,7 +301,11 @@ impl FlatPlayouts<'_> {
     }
 
     /// All the shares on the `pool`'s workers, one each: the ownership and the playouts run.
-    pub(super) fn on(&self, pool: &rayon::ThreadPool, deadline: Option<Instant>) -> (Vec<f32>, u64) {
+    pub(super) fn on(
+        &self,
+        pool: &rayon::ThreadPool,
+        deadline: Option<Instant>,
+    ) -> (Vec<f32>, u64) {
         self.values(pool.broadcast(|ctx| self.run(ctx.index(), deadline)))
     }
 

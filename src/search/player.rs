@@ -4,13 +4,13 @@
 //! resign, cleanup (KGS's `kgs-genmove_cleanup`), analysis and pondering on request, and the
 //! judgement of a finished game (dead stones, seki, the count), kept until the position changes.
 
+use super::analysis::Filters;
 use super::judgement::{Judge, Judgement};
 use super::komi::{dynamic_komi, margin_komi_step};
 use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
-use super::analysis::Filters;
 use super::{Analysis, Config, Decision, Limits, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
@@ -188,7 +188,10 @@ impl Player {
         // Whatever the move judges is charged to its time: the judgement stops a little before
         // the moment the move must be made by, as a race being read and the count finish
         // after it (no clock and no time: the full judgement).
-        let deadline = budget.extended.or(budget.time).map(|t| start + t.mul_f64(0.9));
+        let deadline = budget
+            .extended
+            .or(budget.time)
+            .map(|t| start + t.mul_f64(0.9));
         let permitted = Filters::new(filters);
         let permits = |mv: Move| permitted.permits(color, mv, 0);
         let board = game.board();
@@ -237,7 +240,9 @@ impl Player {
                 // need where passing is likely.
                 let judging_after = may_pass && (capture_first || territory);
                 let reserved = if judging_after && self.pass_likely(opponent_passed) {
-                    budget.time.map_or(Duration::ZERO, |t| t.mul_f64(JUDGEMENT_SHARE))
+                    budget
+                        .time
+                        .map_or(Duration::ZERO, |t| t.mul_f64(JUDGEMENT_SHARE))
                 } else {
                     Duration::ZERO
                 };
