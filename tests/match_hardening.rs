@@ -4,8 +4,9 @@
 //! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
 //! games and prints the summary; a move limit of zero is refused before any game; a flood of
 //! long stray lines is logged as bounded prefixes; a move longer than the time left on a
-//! Fischer clock loses on time. The engines are small sh scripts written to a
-//! temporary directory.
+//! Fischer clock loses on time; control bytes an engine or a referee sends are escaped wherever
+//! the match shows or records them. The engines are small sh scripts written to a temporary
+//! directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -385,6 +386,112 @@ fn stray_lines_are_logged_as_a_bounded_prefix() {
         );
         assert!(line.contains("100000 bytes"), "{}", line);
         assert!(line.contains(&"x".repeat(200)), "{}", line);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The control characters in `bytes` (read as UTF-8) other than the newline and the tab that
+/// a log or a record may hold: a NUL, an escape sequence's ESC, a BEL, a C1 control.
+fn raw_controls(bytes: &[u8]) -> Vec<char> {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect()
+}
+
+#[test]
+fn control_bytes_from_engines_and_referees_are_shown_escaped() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-control-bytes");
+    let sgf_dir = dir.join("records");
+    // A stray line at start-up, a name of 200,000 bytes behind a colour escape, a NUL and a BEL,
+    // a version that retitles a terminal; it passes as Black and answers with a vertex followed
+    // by a screen-clearing sequence and a NUL as White.
+    let hostile = dir.join("hostile");
+    std::fs::write(
+        &hostile,
+        "#!/bin/sh\n\
+         printf 'stray \\033[2J\\000 line\\n'\n\
+         while read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         name) printf '=%s evil\\033[31m\\000\\007' \"$id\"; \
+         head -c 200000 /dev/zero | tr '\\000' x; printf '\\n\\n';;\n    \
+         version) printf '=%s 1\\033]0;owned\\007\\n\\n' \"$id\";;\n    \
+         genmove) if [ \"$rest\" = b ]; then printf '=%s pass\\n\\n' \"$id\"; \
+         else printf '=%s D4\\033[2J\\000\\n\\n' \"$id\"; fi;;\n    \
+         quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
+         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&hostile)
+        .status()
+        .unwrap();
+    let hostile = hostile.to_string_lossy().into_owned();
+    let passer = engine(&dir, "passer", "", PASS);
+    // A referee whose count clears the screen and retitles the terminal.
+    let referee = dir.join("referee");
+    std::fs::write(
+        &referee,
+        "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         final_score) printf '=%s W+\\033[2J\\033]0;owned\\007 7.5\\n\\n' \"$id\";;\n    \
+         quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
+         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&referee)
+        .status()
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &hostile, "--white", &passer])
+        .args(["--games", "2", "--size", "5", "--move-timeout", "20"])
+        .arg("--referee")
+        .arg(&referee)
+        .arg("--sgf-dir")
+        .arg(&sgf_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{:?}", stdout, stderr);
+    assert_eq!(raw_controls(&out.stdout), [], "{:?}", stdout);
+    assert_eq!(raw_controls(&out.stderr), [], "{:?}", stderr);
+    let games = game_lines(&stdout);
+    assert_eq!(games.len(), 2, "{:?}", stdout);
+    // Game 1: two passes, the referee's count refused and quoted escaped.
+    assert!(
+        games[0].contains(r"final_score answered 'W+\u{1b}[2J\u{1b}]0;owned\u{7} 7.5'"),
+        "{}",
+        games[0]
+    );
+    // Game 2: the answer is not a move, and the forfeit quotes it escaped.
+    assert!(
+        games[1]
+            .contains(r"B+F B wins (white answered genmove with 'D4\u{1b}[2J\u{0}', not a move"),
+        "{}",
+        games[1]
+    );
+    assert!(
+        stderr.contains(r"stray output line: stray \u{1b}[2J\u{0} line"),
+        "{}",
+        stderr
+    );
+    for n in [1, 2] {
+        let sgf = std::fs::read(sgf_dir.join(format!("game-{:03}.sgf", n))).unwrap();
+        let text = String::from_utf8_lossy(&sgf);
+        assert_eq!(raw_controls(&sgf), [], "{:?}", text);
+        // The name is quoted as a bounded prefix, not 200,000 bytes in every record.
+        assert!(sgf.len() < 4000, "a record of {} bytes", sgf.len());
+        // SGF doubles the backslash of the escapes.
+        assert!(text.contains(r"evil\\u{1b}[31m\\u{0}\\u{7}xxx"), "{}", text);
+        assert!(text.contains(r"1\\u{1b}\]0;owned\\u{7}"), "{}", text);
+        if n == 2 {
+            assert!(text.contains(r"D4\\u{1b}[2J\\u{0}"), "{}", text);
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -69,11 +69,13 @@ const MAX_STRAY_LOGGED: usize = 10;
 const STRAY_SHOWN: usize = 200;
 
 /// A stray line as logged: whole when short, else its first [`STRAY_SHOWN`] characters and its
-/// length in bytes.
+/// length in bytes; control characters escaped (an engine's escape sequence must not reach the
+/// terminal).
 fn stray_shown(line: &str, bytes: usize) -> String {
-    match line.char_indices().nth(STRAY_SHOWN) {
-        None => line.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &line[..cut], bytes),
+    let shown = crate::sgf::printable(line, STRAY_SHOWN);
+    match line.chars().nth(STRAY_SHOWN) {
+        None => shown,
+        Some(_) => format!("{} ({} bytes in all)", shown, bytes),
     }
 }
 
@@ -475,8 +477,9 @@ mod tests {
     }
 
     #[test]
-    fn a_long_stray_line_is_shown_as_a_prefix_and_its_length() {
+    fn a_stray_line_is_shown_escaped_and_a_long_one_as_a_prefix() {
         assert_eq!(stray_shown("hello", 5), "hello");
+        assert_eq!(stray_shown("a\u{1b}[2J\0", 6), "a\\u{1b}[2J\\u{0}");
         let exact = "y".repeat(STRAY_SHOWN);
         assert_eq!(stray_shown(&exact, exact.len()), exact);
         let long = "é".repeat(100_000);
