@@ -5,8 +5,9 @@
 //! games and prints the summary; a move limit of zero is refused before any game; a flood of
 //! long stray lines is logged as bounded prefixes; a move longer than the time left on a
 //! Fischer clock loses on time; control bytes an engine or a referee sends are escaped wherever
-//! the match shows or records them. The engines are small sh scripts written to a temporary
-//! directory.
+//! the match shows or records them; no process an engine started (behind a wrapper script, or
+//! left behind its `quit`) outlives its game. The engines are small sh scripts written to a
+//! temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -493,5 +494,174 @@ fn control_bytes_from_engines_and_referees_are_shown_escaped() {
             assert!(text.contains(r"D4\\u{1b}[2J\\u{0}"), "{}", text);
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` is still running (a zombie, killed and awaiting its reaper, is not).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{}/stat", pid)) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rfind(')')
+            .is_some_and(|i| !stat[i + 1..].trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Waits a moment (the kill and the reaping) for every process of `pids` to end; kills those
+/// left and returns them.
+fn left_running(pids: &[u32]) -> Vec<u32> {
+    let start = Instant::now();
+    while pids.iter().any(|&p| running(p)) && start.elapsed() < Duration::from_millis(500) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = pids.iter().copied().filter(|&p| running(p)).collect();
+    for p in &left {
+        let _ = Command::new("kill")
+            .args(["-KILL", &p.to_string()])
+            .status();
+    }
+    left
+}
+
+/// The process id a fake engine wrote to `path`, waiting up to 60 s for it.
+fn read_pid(path: &Path) -> u32 {
+    let start = Instant::now();
+    loop {
+        if let Ok(pid) = std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .trim()
+            .parse()
+        {
+            return pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// An engine behind a wrapper script that runs it without `exec` (and records both process
+/// ids): the engine hangs in `genmove`, writing its id to `hung.pid` first.
+fn wrapped_hanging_engine(dir: &Path) -> String {
+    let hung = dir.join("hung.pid");
+    let real = engine(
+        dir,
+        "real-engine",
+        "",
+        &format!("echo $$ > '{}'; exec sleep 600", hung.to_string_lossy()),
+    );
+    let wrapper = dir.join("wrapper");
+    // The command after the engine keeps the shell from replacing itself with it.
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\n'{}'\nexit $?\n",
+            dir.join("wrapper.pid").to_string_lossy(),
+            real
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&wrapper)
+        .status()
+        .unwrap();
+    wrapper.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_forfeit_and_a_quit_leave_no_process_of_the_engines_behind() {
+    if no_sh() || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = temp_dir("match-process-group");
+    let wrapper = wrapped_hanging_engine(&dir);
+    // White answers `quit` cleanly but leaves a child behind it.
+    let spawner = engine(
+        &dir,
+        "spawner",
+        &format!(
+            "sleep 600 & echo $! > '{}'",
+            dir.join("background.pid").to_string_lossy()
+        ),
+        PASS,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &wrapper, "--white", &spawner])
+        .args(["--games", "1", "--size", "5", "--move-timeout", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let wrapper_pid = read_pid(&dir.join("wrapper.pid"));
+    let hung_pid = read_pid(&dir.join("hung.pid"));
+    let background_pid = read_pid(&dir.join("background.pid"));
+    let left = left_running(&[wrapper_pid, hung_pid, background_pid]);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
+    assert!(
+        game_lines(&stdout)[0].contains("W+T B wins (black gave no move within 2.0 s"),
+        "{}",
+        stdout
+    );
+    assert_eq!(
+        left,
+        [],
+        "left running (wrapper {}, hung engine {}, white's child {})",
+        wrapper_pid,
+        hung_pid,
+        background_pid
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
+    if no_sh() || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = temp_dir("match-sigint-wrapper");
+    let wrapper = wrapped_hanging_engine(&dir);
+    let passer = engine(&dir, "passer", "", PASS);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &wrapper, "--white", &passer])
+        .args(["--games", "1", "--size", "5", "--move-timeout", "300"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let hung_pid = read_pid(&dir.join("hung.pid"));
+    let wrapper_pid = read_pid(&dir.join("wrapper.pid"));
+    // Let the hung engine's exec finish.
+    std::thread::sleep(Duration::from_millis(300));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let finished = child.try_wait().unwrap().is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap();
+    let left = left_running(&[wrapper_pid, hung_pid]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(finished, "the match did not stop\n{}", stdout);
+    assert_eq!(out.status.code(), Some(130), "{}", stdout);
+    assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
+    assert_eq!(
+        left,
+        [],
+        "left running (wrapper {}, hung engine {})",
+        wrapper_pid,
+        hung_pid
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
