@@ -4,10 +4,10 @@
 //! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
 //! games and prints the summary; a move limit of zero is refused before any game; a flood of
 //! long stray lines is logged as bounded prefixes; a move longer than the time left on a
-//! Fischer clock loses on time; control bytes an engine or a referee sends are escaped wherever
-//! the match shows or records them; no process an engine started (behind a wrapper script, or
-//! left behind its `quit`) outlives its game. The engines are small sh scripts written to a
-//! temporary directory.
+//! Fischer clock loses on time, and an increment of 0 is a sudden-death clock; control bytes an
+//! engine or a referee sends are escaped wherever the match shows or records them; no process
+//! an engine started (behind a wrapper script, or left behind its `quit`) outlives its game.
+//! The engines are small sh scripts written to a temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -663,5 +663,45 @@ fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
         wrapper_pid,
         hung_pid
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_fischer_increment_of_zero_is_a_sudden_death_clock() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-sudden-death");
+    let passer = engine(&dir, "passer", "", PASS);
+    let run = |main: &str, increment: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["match", "--black", &passer, "--white", &passer])
+            .args(["--games", "1", "--size", "5"])
+            .args(["--fischer", main, increment])
+            .output()
+            .unwrap()
+    };
+    let out = run("5", "0");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(
+        stdout.contains("Fischer clock of 5 s and 0 s a move"),
+        "{}",
+        stdout
+    );
+    assert!(game_lines(&stdout)[0].contains("two passes"), "{}", stdout);
+    assert!(
+        stdout.contains("Fischer clock: losses on time A 0, B 0"),
+        "{}",
+        stdout
+    );
+    // No main time at all would lose every first move on time: refused before any game.
+    let out = run("0", "5");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(game_lines(&stdout).is_empty(), "{}", stdout);
+    assert!(stderr.contains("--fischer"), "{}", stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
