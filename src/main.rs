@@ -4,7 +4,7 @@
 //!
 //! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 use tengen::game::Game;
@@ -355,9 +355,9 @@ struct MatchArgs {
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
     /// A Fischer clock instead: MAIN seconds to start and INCREMENT seconds back after each
-    /// move, kept by the match for each engine (told with kata-time_settings and time_left
-    /// where the engine lists them); a move longer than the time left loses on time.
-    #[arg(long, num_args = 2, value_names = ["MAIN", "INCREMENT"], conflicts_with = "time", value_parser = parse_seconds)]
+    /// move (0: sudden death), kept by the match for each engine (told with kata-time_settings
+    /// and time_left where the engine lists them); a move longer than the time left loses on time.
+    #[arg(long, num_args = 2, value_names = ["MAIN", "INCREMENT"], conflicts_with = "time", value_parser = parse_clock_seconds)]
     fischer: Option<Vec<f64>>,
     /// Seconds an engine may take to answer any command before it loses on time
     /// [default: 3 × --time + 5; MAIN + INCREMENT + 5 under --fischer; else 120]
@@ -387,6 +387,18 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 1.0e6 => Ok(v),
         _ => Err(format!("'{}' is not a positive number of seconds", s)),
+    }
+}
+
+/// A Fischer clock's number of seconds, 0 allowed: an increment of 0 is a sudden-death clock.
+/// A main time of 0 is refused in `main` (clap parses both values alike).
+fn parse_clock_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0e6).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{}' is not a number of seconds from 0 to 1000000",
+            s
+        )),
     }
 }
 
@@ -446,6 +458,15 @@ fn main() -> ExitCode {
         None => return run_gtp(cli.engine),
         Some(Command::Gtp(args)) => return run_gtp(args.or(cli.engine)),
         Some(Command::Match(m)) => {
+            if m.fischer.as_ref().is_some_and(|f| f[0] == 0.0) {
+                // Every move would take longer than a clock of nothing.
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::ValueValidation,
+                        "--fischer: a main time of 0 s loses the first move on time",
+                    )
+                    .exit();
+            }
             let config = MatchConfig {
                 black: m.black,
                 white: m.white,

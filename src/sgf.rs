@@ -41,9 +41,17 @@ fn err<T>(msg: impl Into<String>) -> Result<T, SgfError> {
 /// A piece of the file quoted in a message: at most 32 characters, control characters escaped,
 /// so that a message stays one short line of text whatever the file holds.
 fn quoted(s: &str) -> String {
+    printable(s, 32)
+}
+
+/// Text from a file or another program as it may be shown or recorded: at most `max_chars`
+/// characters (then `…`), every control character (C0, DEL, C1: a newline, a NUL, the start of
+/// a terminal escape sequence) written as its Rust escape (`\n`, `\u{0}`, `\u{1b}`), so that it
+/// stays one line of text and cannot act on a terminal.
+pub fn printable(s: &str, max_chars: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i == 32 {
+        if i == max_chars {
             out.push('…');
             break;
         }
@@ -1050,6 +1058,23 @@ mod tests {
             super::tree(&deep_tree.write()).unwrap().nodes.len(),
             100_001
         );
+    }
+
+    #[test]
+    fn printable_text_escapes_control_characters_and_is_bounded() {
+        assert_eq!(printable("B+3.5 é", 100), "B+3.5 é");
+        assert_eq!(
+            printable("W+\u{1b}[2J\u{1b}]0;owned\u{7} 7.5", 100),
+            "W+\\u{1b}[2J\\u{1b}]0;owned\\u{7} 7.5"
+        );
+        assert_eq!(
+            printable("a\0b\nc\td\u{9b}", 100),
+            "a\\u{0}b\\nc\\td\\u{9b}"
+        );
+        assert_eq!(printable(&"é".repeat(1 << 20), 5), "ééééé…");
+        assert_eq!(printable("abcde", 5), "abcde");
+        // An escape counts as one character of the bound.
+        assert_eq!(printable("\u{1b}\u{1b}\u{1b}", 2), "\\u{1b}\\u{1b}…");
     }
 
     #[test]

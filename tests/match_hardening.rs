@@ -4,8 +4,10 @@
 //! already in `--sgf-dir` are never replaced; SIGINT stops a hung engine, keeps the finished
 //! games and prints the summary; a move limit of zero is refused before any game; a flood of
 //! long stray lines is logged as bounded prefixes; a move longer than the time left on a
-//! Fischer clock loses on time. The engines are small sh scripts written to a
-//! temporary directory.
+//! Fischer clock loses on time, and an increment of 0 is a sudden-death clock; control bytes an
+//! engine or a referee sends are escaped wherever the match shows or records them; no process
+//! an engine started (behind a wrapper script, or left behind its `quit`) outlives its game.
+//! The engines are small sh scripts written to a temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -386,5 +388,320 @@ fn stray_lines_are_logged_as_a_bounded_prefix() {
         assert!(line.contains("100000 bytes"), "{}", line);
         assert!(line.contains(&"x".repeat(200)), "{}", line);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The control characters in `bytes` (read as UTF-8) other than the newline and the tab that
+/// a log or a record may hold: a NUL, an escape sequence's ESC, a BEL, a C1 control.
+fn raw_controls(bytes: &[u8]) -> Vec<char> {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect()
+}
+
+#[test]
+fn control_bytes_from_engines_and_referees_are_shown_escaped() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-control-bytes");
+    let sgf_dir = dir.join("records");
+    // A stray line at start-up, a name of 200,000 bytes behind a colour escape, a NUL and a BEL,
+    // a version that retitles a terminal; it passes as Black and answers with a vertex followed
+    // by a screen-clearing sequence and a NUL as White.
+    let hostile = dir.join("hostile");
+    std::fs::write(
+        &hostile,
+        "#!/bin/sh\n\
+         printf 'stray \\033[2J\\000 line\\n'\n\
+         while read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         name) printf '=%s evil\\033[31m\\000\\007' \"$id\"; \
+         head -c 200000 /dev/zero | tr '\\000' x; printf '\\n\\n';;\n    \
+         version) printf '=%s 1\\033]0;owned\\007\\n\\n' \"$id\";;\n    \
+         genmove) if [ \"$rest\" = b ]; then printf '=%s pass\\n\\n' \"$id\"; \
+         else printf '=%s D4\\033[2J\\000\\n\\n' \"$id\"; fi;;\n    \
+         quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
+         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&hostile)
+        .status()
+        .unwrap();
+    let hostile = hostile.to_string_lossy().into_owned();
+    let passer = engine(&dir, "passer", "", PASS);
+    // A referee whose count clears the screen and retitles the terminal.
+    let referee = dir.join("referee");
+    std::fs::write(
+        &referee,
+        "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
+         final_score) printf '=%s W+\\033[2J\\033]0;owned\\007 7.5\\n\\n' \"$id\";;\n    \
+         quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
+         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&referee)
+        .status()
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &hostile, "--white", &passer])
+        .args(["--games", "2", "--size", "5", "--move-timeout", "20"])
+        .arg("--referee")
+        .arg(&referee)
+        .arg("--sgf-dir")
+        .arg(&sgf_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{:?}", stdout, stderr);
+    assert_eq!(raw_controls(&out.stdout), [], "{:?}", stdout);
+    assert_eq!(raw_controls(&out.stderr), [], "{:?}", stderr);
+    let games = game_lines(&stdout);
+    assert_eq!(games.len(), 2, "{:?}", stdout);
+    // Game 1: two passes, the referee's count refused and quoted escaped.
+    assert!(
+        games[0].contains(r"final_score answered 'W+\u{1b}[2J\u{1b}]0;owned\u{7} 7.5'"),
+        "{}",
+        games[0]
+    );
+    // Game 2: the answer is not a move, and the forfeit quotes it escaped.
+    assert!(
+        games[1]
+            .contains(r"B+F B wins (white answered genmove with 'D4\u{1b}[2J\u{0}', not a move"),
+        "{}",
+        games[1]
+    );
+    assert!(
+        stderr.contains(r"stray output line: stray \u{1b}[2J\u{0} line"),
+        "{}",
+        stderr
+    );
+    for n in [1, 2] {
+        let sgf = std::fs::read(sgf_dir.join(format!("game-{:03}.sgf", n))).unwrap();
+        let text = String::from_utf8_lossy(&sgf);
+        assert_eq!(raw_controls(&sgf), [], "{:?}", text);
+        // The name is quoted as a bounded prefix, not 200,000 bytes in every record.
+        assert!(sgf.len() < 4000, "a record of {} bytes", sgf.len());
+        // SGF doubles the backslash of the escapes.
+        assert!(text.contains(r"evil\\u{1b}[31m\\u{0}\\u{7}xxx"), "{}", text);
+        assert!(text.contains(r"1\\u{1b}\]0;owned\\u{7}"), "{}", text);
+        if n == 2 {
+            assert!(text.contains(r"D4\\u{1b}[2J\\u{0}"), "{}", text);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` is still running (a zombie, killed and awaiting its reaper, is not).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{}/stat", pid)) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rfind(')')
+            .is_some_and(|i| !stat[i + 1..].trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Waits a moment (the kill and the reaping) for every process of `pids` to end; kills those
+/// left and returns them.
+fn left_running(pids: &[u32]) -> Vec<u32> {
+    let start = Instant::now();
+    while pids.iter().any(|&p| running(p)) && start.elapsed() < Duration::from_millis(500) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = pids.iter().copied().filter(|&p| running(p)).collect();
+    for p in &left {
+        let _ = Command::new("kill")
+            .args(["-KILL", &p.to_string()])
+            .status();
+    }
+    left
+}
+
+/// The process id a fake engine wrote to `path`, waiting up to 60 s for it.
+fn read_pid(path: &Path) -> u32 {
+    let start = Instant::now();
+    loop {
+        if let Ok(pid) = std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .trim()
+            .parse()
+        {
+            return pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// An engine behind a wrapper script that runs it without `exec` (and records both process
+/// ids): the engine hangs in `genmove`, writing its id to `hung.pid` first.
+fn wrapped_hanging_engine(dir: &Path) -> String {
+    let hung = dir.join("hung.pid");
+    let real = engine(
+        dir,
+        "real-engine",
+        "",
+        &format!("echo $$ > '{}'; exec sleep 600", hung.to_string_lossy()),
+    );
+    let wrapper = dir.join("wrapper");
+    // The command after the engine keeps the shell from replacing itself with it.
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\n'{}'\nexit $?\n",
+            dir.join("wrapper.pid").to_string_lossy(),
+            real
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("755")
+        .arg(&wrapper)
+        .status()
+        .unwrap();
+    wrapper.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_forfeit_and_a_quit_leave_no_process_of_the_engines_behind() {
+    if no_sh() || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = temp_dir("match-process-group");
+    let wrapper = wrapped_hanging_engine(&dir);
+    // White answers `quit` cleanly but leaves a child behind it.
+    let spawner = engine(
+        &dir,
+        "spawner",
+        &format!(
+            "sleep 600 & echo $! > '{}'",
+            dir.join("background.pid").to_string_lossy()
+        ),
+        PASS,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &wrapper, "--white", &spawner])
+        .args(["--games", "1", "--size", "5", "--move-timeout", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let wrapper_pid = read_pid(&dir.join("wrapper.pid"));
+    let hung_pid = read_pid(&dir.join("hung.pid"));
+    let background_pid = read_pid(&dir.join("background.pid"));
+    let left = left_running(&[wrapper_pid, hung_pid, background_pid]);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
+    assert!(
+        game_lines(&stdout)[0].contains("W+T B wins (black gave no move within 2.0 s"),
+        "{}",
+        stdout
+    );
+    assert_eq!(
+        left,
+        [],
+        "left running (wrapper {}, hung engine {}, white's child {})",
+        wrapper_pid,
+        hung_pid,
+        background_pid
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
+    if no_sh() || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = temp_dir("match-sigint-wrapper");
+    let wrapper = wrapped_hanging_engine(&dir);
+    let passer = engine(&dir, "passer", "", PASS);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["match", "--black", &wrapper, "--white", &passer])
+        .args(["--games", "1", "--size", "5", "--move-timeout", "300"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let hung_pid = read_pid(&dir.join("hung.pid"));
+    let wrapper_pid = read_pid(&dir.join("wrapper.pid"));
+    // Let the hung engine's exec finish.
+    std::thread::sleep(Duration::from_millis(300));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let finished = child.try_wait().unwrap().is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap();
+    let left = left_running(&[wrapper_pid, hung_pid]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(finished, "the match did not stop\n{}", stdout);
+    assert_eq!(out.status.code(), Some(130), "{}", stdout);
+    assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
+    assert_eq!(
+        left,
+        [],
+        "left running (wrapper {}, hung engine {})",
+        wrapper_pid,
+        hung_pid
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_fischer_increment_of_zero_is_a_sudden_death_clock() {
+    if no_sh() {
+        return;
+    }
+    let dir = temp_dir("match-sudden-death");
+    let passer = engine(&dir, "passer", "", PASS);
+    let run = |main: &str, increment: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["match", "--black", &passer, "--white", &passer])
+            .args(["--games", "1", "--size", "5"])
+            .args(["--fischer", main, increment])
+            .output()
+            .unwrap()
+    };
+    let out = run("5", "0");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(
+        stdout.contains("Fischer clock of 5 s and 0 s a move"),
+        "{}",
+        stdout
+    );
+    assert!(game_lines(&stdout)[0].contains("two passes"), "{}", stdout);
+    assert!(
+        stdout.contains("Fischer clock: losses on time A 0, B 0"),
+        "{}",
+        stdout
+    );
+    // No main time at all would lose every first move on time: refused before any game.
+    let out = run("0", "5");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(game_lines(&stdout).is_empty(), "{}", stdout);
+    assert!(stderr.contains("--fischer"), "{}", stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,8 @@
 //! skipped, as Sabaki does, and logged), so waiting for an answer is a channel receive with a
 //! timeout: a hung engine costs at most the deadline, a crashed one is noticed when its output
 //! closes. Commands carry increasing ids and a late answer to an earlier command is discarded,
-//! so one slow answer cannot shift every later one. Dropping a client kills its process.
+//! so one slow answer cannot shift every later one. Dropping a client kills its process group:
+//! an engine started through a wrapper script that does not `exec` leaves no grandchild behind.
 //!
 //! Memory is bounded whatever the engine prints: a line longer than [`MAX_LINE`] or more than
 //! [`MAX_RESPONSE`] bytes before a response ends (stray lines included) is a flood, and the
@@ -69,11 +70,13 @@ const MAX_STRAY_LOGGED: usize = 10;
 const STRAY_SHOWN: usize = 200;
 
 /// A stray line as logged: whole when short, else its first [`STRAY_SHOWN`] characters and its
-/// length in bytes.
+/// length in bytes; control characters escaped (an engine's escape sequence must not reach the
+/// terminal).
 fn stray_shown(line: &str, bytes: usize) -> String {
-    match line.char_indices().nth(STRAY_SHOWN) {
-        None => line.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &line[..cut], bytes),
+    let shown = crate::sgf::printable(line, STRAY_SHOWN);
+    match line.chars().nth(STRAY_SHOWN) {
+        None => shown,
+        Some(_) => format!("{} ({} bytes in all)", shown, bytes),
     }
 }
 
@@ -122,6 +125,9 @@ pub struct Client {
     stop: Option<&'static AtomicBool>,
     /// What to call the engine in messages.
     pub label: String,
+    /// Set once the process group has been killed and the process reaped: the group's number
+    /// may then be reused by the system, so it is never signalled again.
+    ended: bool,
 }
 
 /// Splits a command line into words as a shell would for simple quoting: white space separates
@@ -330,6 +336,7 @@ impl Client {
             next_id: 1,
             stop: None,
             label,
+            ended: false,
         })
     }
 
@@ -409,32 +416,62 @@ impl Client {
         !matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Sends `quit`, then ends the process if it has not ended within `grace`.
+    /// Sends `quit` and gives the process `grace` to end, then kills what is left of its group
+    /// (a wrapper's child that outlives it, a hung engine).
     pub fn quit(mut self, grace: Duration) {
         let _ = self.send("quit", grace);
         self.stdin = None;
         let end = Instant::now() + grace;
-        while Instant::now() < end {
-            if self.has_exited() {
-                return;
-            }
+        while Instant::now() < end && !self.has_exited() {
             std::thread::sleep(Duration::from_millis(10));
         }
         self.kill();
     }
 
-    /// Ends the process at once.
+    /// Ends the engine at once: its whole process group (see [`Client::spawn_args`]), then the
+    /// process itself if it left the group, and reaps it.
     pub fn kill(&mut self) {
+        if self.ended {
+            return;
+        }
+        #[cfg(unix)]
+        kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.ended = true;
     }
 }
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if !self.has_exited() {
-            self.kill();
-        }
+        self.kill();
+    }
+}
+
+/// Sends SIGKILL to process group `pgid`. An engine's group is its own (`process_group(0)` at
+/// its start, so the group's number is its process id), and killing the group is the only way
+/// to reach what a wrapper script started without `exec`: std kills a child only. std has no
+/// `kill(2)` and the allowed crates offer none, hence the C call.
+///
+/// The number stays the group's while any member lives or the leader is not reaped; once both
+/// are gone it could in principle be reused, but process ids are handed out cyclically, so not
+/// in the moment between the reap and this call.
+#[cfg(unix)]
+fn kill_group(pgid: u32) {
+    const SIGKILL: i32 = 9;
+    extern "C" {
+        fn kill(pid: i32, signal: i32) -> i32;
+    }
+    // 0 would be the match's own group and -1 every process it may signal.
+    let Ok(pgid) = i32::try_from(pgid) else {
+        return;
+    };
+    if pgid <= 1 {
+        return;
+    }
+    // SAFETY: `kill` is the C library's; it takes two integers and touches no memory of ours.
+    unsafe {
+        kill(-pgid, SIGKILL);
     }
 }
 
@@ -475,8 +512,9 @@ mod tests {
     }
 
     #[test]
-    fn a_long_stray_line_is_shown_as_a_prefix_and_its_length() {
+    fn a_stray_line_is_shown_escaped_and_a_long_one_as_a_prefix() {
         assert_eq!(stray_shown("hello", 5), "hello");
+        assert_eq!(stray_shown("a\u{1b}[2J\0", 6), "a\\u{1b}[2J\\u{0}");
         let exact = "y".repeat(STRAY_SHOWN);
         assert_eq!(stray_shown(&exact, exact.len()), exact);
         let long = "é".repeat(100_000);

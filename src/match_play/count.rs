@@ -2,7 +2,7 @@
 //! judgement) and the referee's `final_score`, the referee's deciding when it gives one; and the
 //! result of a game decided otherwise (resignation, forfeit, time, no result).
 
-use super::game::{ask, failure_text, End, Table};
+use super::game::{ask, failure_text, shown, End, Table};
 use super::MatchConfig;
 use crate::board::Color;
 use crate::rules::Margin;
@@ -45,7 +45,7 @@ impl Table {
                         Some(e) => Err(e.clone()),
                         None => match ask(r, "final_score", config.setup_timeout()) {
                             Ok(text) => Margin::parse(&text)
-                                .ok_or_else(|| format!("final_score answered '{}'", text)),
+                                .ok_or_else(|| format!("final_score answered '{}'", shown(&text))),
                             Err(e) => Err(failure_text(&e)),
                         },
                     });

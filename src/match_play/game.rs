@@ -17,6 +17,18 @@ use crate::sgf;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The most characters of an engine's or referee's own text (its name and version, an answer,
+/// an error message) that a message or record quotes: a name of a megabyte must not go into
+/// every record and game line.
+const SHOWN: usize = 100;
+
+/// An engine's or referee's text as a message or record quotes it: bounded (see [`SHOWN`]), and
+/// with its control characters escaped, so that a NUL or a terminal escape sequence it sends is
+/// shown, never acted on or written raw into a record.
+pub(super) fn shown(text: &str) -> String {
+    sgf::printable(text, SHOWN)
+}
+
 /// A running engine of one game, with what it said about itself.
 pub(super) struct Seat {
     client: Client,
@@ -44,7 +56,9 @@ pub(super) fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<
         Ok(Ok(text)) => Ok(text),
         Ok(Err(msg)) => Err(Failure::Refused(format!(
             "{} answered '{}' with '? {}'",
-            seat.title, command, msg
+            seat.title,
+            command,
+            shown(&msg)
         ))),
         Err(e) => Err(Failure::Lost(e)),
     }
@@ -69,10 +83,11 @@ fn start(command_line: &str, config: &MatchConfig) -> Result<Seat, String> {
         .lines()
         .map(|l| l.trim().to_string())
         .collect();
+    // Quoted in every message and record: escaped and bounded once, here.
     let title = match (name.trim(), version.trim()) {
         ("", _) => client.label.clone(),
-        (n, "") => n.to_string(),
-        (n, v) => format!("{} {}", n, v),
+        (n, "") => shown(n),
+        (n, v) => format!("{} {}", shown(n), shown(v)),
     };
     Ok(Seat {
         client,
@@ -174,7 +189,7 @@ fn settle_predictions(
                 format!(
                     "{} answered tengen-prejudge with '{}', not a score",
                     seats[seat].title,
-                    text.trim()
+                    shown(text.trim())
                 ),
             )
         })?;
@@ -469,7 +484,7 @@ impl Table {
                 return Err(End::Win(
                     loser.opponent(),
                     "F",
-                    format!("{}'s genmove failed: {}", color, msg),
+                    format!("{}'s genmove failed: {}", color, shown(&msg)),
                 ));
             }
             Err(ClientError::Timeout(d)) => {
@@ -516,14 +531,18 @@ impl Table {
             End::Win(
                 loser.opponent(),
                 "F",
-                format!("{} answered genmove with '{}', not a move", color, answer),
+                format!(
+                    "{} answered genmove with '{}', not a move",
+                    color,
+                    shown(&answer)
+                ),
             )
         })?;
         if let Err(e) = self.game.play(color, mv) {
             return Err(End::Win(
                 loser.opponent(),
                 "F",
-                format!("{} played an illegal move {}: {}", color, answer, e),
+                format!("{} played an illegal move {}: {}", color, shown(&answer), e),
             ));
         }
         let vertex = format_move(self.game.board(), mv);
@@ -536,7 +555,7 @@ impl Table {
                 color.opponent(),
                 color,
                 vertex,
-                msg
+                shown(&msg)
             ))),
             Err(e) => {
                 other.client.kill();

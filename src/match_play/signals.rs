@@ -14,7 +14,8 @@ pub fn stop_requested() -> bool {
 
 /// Makes SIGINT and SIGTERM raise [`STOP`] instead of ending the process, so the match can stop
 /// its engines and report. std has no way to install a signal handler and the allowed crates
-/// offer none, hence the C `signal` call: the one `unsafe` of the match tool.
+/// offer none, hence the C `signal` call (one of the match tool's two `unsafe` calls; the other
+/// is `kill(2)` in the client).
 #[cfg(unix)]
 pub(super) fn stop_on_signals() {
     const SIGINT: i32 = 2;
