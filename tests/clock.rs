@@ -334,3 +334,50 @@ fn every_move_answering_a_pass_keeps_to_a_short_clock_on_the_largest_board() {
         e.quit(Duration::from_secs(3));
     }
 }
+
+/// Whole games of tengen against itself on `size`, one under each rules name, the short clocks
+/// taken in turn from `first_clock` on: every move within its clock.
+fn whole_games(size: usize, first_clock: usize) {
+    let clocks = short_clocks();
+    for (k, rules) in RULES.iter().enumerate() {
+        let mut e = engine(&[]);
+        ok(&mut e, &format!("boardsize {}", size));
+        ok(&mut e, "clear_board");
+        ok(&mut e, &format!("kata-set-rules {}", rules));
+        let first = if *rules == "prejudgement" { "w" } else { "b" };
+        let clock = clocks[(first_clock + k) % 3];
+        let start = Instant::now();
+        clocked_moves(
+            &mut e,
+            first,
+            clock,
+            "genmove",
+            &["b", "w"],
+            3 * size * size,
+        );
+        let moves = ok(&mut e, "printsgf").matches(";B[").count();
+        eprintln!(
+            "{}×{} {} {}: {} Black moves in {:.0} s, {}",
+            size,
+            size,
+            rules,
+            clock.settings(),
+            moves,
+            start.elapsed().as_secs_f64(),
+            ok(&mut e, "final_score")
+        );
+        e.quit(Duration::from_secs(3));
+    }
+}
+
+#[test]
+#[ignore = "about half an hour: run by hand (tests/README.md)"]
+fn whole_19x19_games_under_every_rules_name_keep_to_short_clocks() {
+    whole_games(19, 0);
+}
+
+#[test]
+#[ignore = "about forty minutes: run by hand (tests/README.md)"]
+fn whole_25x25_games_under_every_rules_name_keep_to_short_clocks() {
+    whole_games(25, 1);
+}
