@@ -131,9 +131,7 @@ pub fn game_from_sgf(name: &str, text: &str) -> Result<TrainingGame, sgf::SgfErr
 
 /// A piece of a refused line, quoted printably for a message.
 fn quoted(s: &str) -> String {
-    let short: String = s.chars().take(24).collect();
-    let more = if short.len() < s.len() { "…" } else { "" };
-    format!("'{}{}'", short.escape_debug(), more)
+    format!("'{}'", crate::sgf::printable(s, 24))
 }
 
 /// Reads one line of the TYGEM 9-dan dataset (`TYGEM/Kifu/YYYY-MM` in the repository, unzipped):

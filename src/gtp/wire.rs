@@ -248,15 +248,7 @@ pub fn printable(line: &str) -> std::borrow::Cow<'_, str> {
     if !line.chars().any(char::is_control) {
         return line.into();
     }
-    let mut out = String::with_capacity(line.len() + 8);
-    for c in line.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
+    crate::sgf::printable(line, usize::MAX).into()
 }
 
 /// The output of a command that answers while it runs: the `=` line when it starts, then one
