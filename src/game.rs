@@ -290,7 +290,7 @@ impl Game {
     }
 
     /// The moves played, in order.
-    pub fn moves(&self) -> impl Iterator<Item = PlayedMove> + '_ {
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = PlayedMove> + ExactSizeIterator + '_ {
         self.history.iter().map(|r| PlayedMove {
             color: r.color,
             mv: r.mv,

@@ -4,9 +4,9 @@
 //! Modules follow the data's path, lower layers never knowing about higher ones (from the
 //! bottom; rooms joined by `·` share a layer and do not import each other; `tests/layers.rs`
 //! checks every `crate::` path against this order):
-//! `board` (stones, groups, liberties, hashes) → `coords` (vertices and colours as text) ·
-//! `rules` (what each ruleset permits and how it counts) → `game` (history, undo, superko,
-//! prisoners, phase) → `prejudgement` (pre-judgement komi: the predictions, their threshold and
+//! `board` (stones, groups, liberties, hashes) · `files` (files read within bounds, written
+//! beside and renamed) → `coords` (vertices and colours as text) · `rules` (what each ruleset
+//! permits and how it counts) → `game` (history, undo, superko, prisoners, phase) → `prejudgement` (pre-judgement komi: the predictions, their threshold and
 //! its komi, the record's line) → `perft` (move-tree counting for verification) · `score` (area
 //! and territory counting, seki) → `tactics` (ladders, liberty fights, self-atari, eye shapes,
 //! capture races, unconditional life) → `dead` (which stones are dead at the end, from an
@@ -20,6 +20,7 @@ pub mod bench;
 pub mod board;
 pub mod coords;
 pub mod dead;
+pub mod files;
 pub mod game;
 pub mod gtp;
 pub mod match_play;

@@ -260,7 +260,8 @@ enum Command {
 struct ReviewArgs {
     /// The game record (SGF) to review.
     file: std::path::PathBuf,
-    /// Where to write the annotated record (replaced if it exists).
+    /// Where to write the annotated record: replaced whole if it exists (written beside it,
+    /// then renamed), never through a symbolic link; it may be the record itself.
     #[arg(long, value_name = "FILE")]
     out: std::path::PathBuf,
     #[command(flatten)]
@@ -625,13 +626,19 @@ fn run_review(args: ReviewArgs, outer: EngineArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let text = match std::fs::read(&args.file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    // The record is read as `loadsgf` reads it, and where the review goes is checked before
+    // the first search, not found wanting hours later.
+    let text = match tengen::sgf::read_file(&args.file) {
+        Ok(text) => text,
         Err(e) => {
-            eprintln!("tengen review: cannot read {}: {}", args.file.display(), e);
+            eprintln!("tengen review: cannot read {}", e);
             return ExitCode::FAILURE;
         }
     };
+    if let Err(e) = tengen::files::check_writable(&args.out) {
+        eprintln!("tengen review: cannot write {}", e);
+        return ExitCode::FAILURE;
+    }
     let config = tengen::review::ReviewConfig {
         rules: options.rules,
         komi: options.komi,
@@ -666,8 +673,8 @@ fn run_review(args: ReviewArgs, outer: EngineArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::write(&args.out, &review.sgf) {
-        eprintln!("tengen review: cannot write {}: {}", args.out.display(), e);
+    if let Err(e) = tengen::files::write(&args.out, review.sgf.as_bytes()) {
+        eprintln!("tengen review: cannot write {}", e);
         return ExitCode::FAILURE;
     }
     let board = tengen::board::Board::new(review.size).expect("the record's size");

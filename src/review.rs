@@ -159,22 +159,23 @@ pub fn review(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, String> {
     let start = Instant::now();
-    let mut tree = sgf::tree(text).map_err(|e| e.to_string())?;
+    // The main line first: the reader `loadsgf` uses, with its messages; then the whole tree.
     let line = sgf::main_line(text).map_err(|e| e.to_string())?;
+    let mut tree = sgf::tree(text).map_err(|e| e.to_string())?;
     let nodes = tree.main_line();
     if nodes.len() != line.nodes.len() {
         return Err("the record's main line could not be read consistently".to_string());
     }
-    let position = |stop_before: Option<usize>| -> Result<Game, String> {
-        let loaded =
-            sgf::read_main_line(&line, config.rules, stop_before).map_err(|e| e.to_string())?;
-        let mut game = loaded.game;
-        if let (false, Some(k)) = (loaded.komi_given, config.komi) {
-            game.set_komi(k);
-        }
-        Ok(game)
-    };
-    let whole = position(None)?;
+    // `--komi` only where the record has none.
+    let komi = config.komi.filter(|_| line.nodes[0].get("KM").is_none());
+    // The whole line is read once before any search, so that a record with an illegal move is
+    // refused at once.
+    let mut whole = sgf::read_main_line(&line, config.rules, None)
+        .map_err(|e| e.to_string())?
+        .game;
+    if let Some(k) = komi {
+        whole.set_komi(k);
+    }
     // The moves in record order, each with its main-line node (a node may hold two).
     let board = whole.board().clone();
     let mut played: Vec<(usize, Color, Move)> = Vec::new();
@@ -193,23 +194,32 @@ pub fn review(
         }
     }
 
+    // Every position searched in one replay of the line: the position before each move, then
+    // the last one.
     let mut player = Player::new(config.search.clone());
     let limits = player.move_budget();
     let total = played.len() + 1;
     let mut verdicts: Vec<Option<Verdict>> = Vec::with_capacity(total);
-    for k in 0..total {
-        let (game, to_move) = match played.get(k) {
-            Some(&(_, color, _)) => (position(Some(k + 1))?, color),
-            None => (whole.clone(), whole.to_move()),
-        };
-        let analysis = player.analyse_watched(&game, to_move, limits, &[], &mut Watch::none());
+    let mut judge = |game: &Game, to_move: Color| {
+        let analysis = player.analyse_watched(game, to_move, limits, &[], &mut Watch::none());
         verdicts.push(
             analysis
                 .moves
                 .first()
                 .map(|best| Verdict::from_search(to_move, best, analysis.playouts)),
         );
-        progress(k + 1, total);
+        progress(verdicts.len(), total);
+    };
+    sgf::replay_main_line(&line, config.rules, &mut |game, to_move| {
+        if let Some(k) = komi {
+            game.set_komi(k);
+        }
+        judge(game, to_move);
+    })
+    .map_err(|e| e.to_string())?;
+    judge(&whole, whole.to_move());
+    if verdicts.len() != total {
+        return Err("the record's moves could not be replayed consistently".to_string());
     }
 
     let mut moves = Vec::new();
@@ -232,10 +242,19 @@ pub fn review(
     swings.sort_by(|&a, &b| moves[b].loss().total_cmp(&moves[a].loss()).then(a.cmp(&b)));
     swings.truncate(SWINGS);
 
-    // The comments, marks and variations, node by node.
+    // The comments, marks and variations, node by node. Per tree node: how many moves it
+    // holds, and its main-line predecessor.
+    let mut moves_in = vec![0usize; tree.nodes.len()];
+    for p in &played {
+        moves_in[p.0] += 1;
+    }
+    let mut parent_of = vec![None; tree.nodes.len()];
+    for pair in nodes.windows(2) {
+        parent_of[pair[1]] = Some(pair[0]);
+    }
     for m in &moves {
         let node = played[m.number - 1].0;
-        let shared = played.iter().filter(|p| p.0 == node).count() > 1;
+        let shared = moves_in[node] > 1;
         let text = move_comment(&board, m);
         append_comment(&mut tree.nodes[node], &text);
         if m.before.best != m.played {
@@ -249,12 +268,7 @@ pub fn review(
             }
             // The variation branches where the move was chosen: beside the move's node, from
             // its parent (a node holding two moves gets none: it has no position between them).
-            let parent = nodes
-                .iter()
-                .position(|&n| n == node)
-                .and_then(|i| i.checked_sub(1))
-                .map(|i| nodes[i]);
-            if let (Some(parent), false) = (parent, shared) {
+            if let (Some(parent), false) = (parent_of[node], shared) {
                 add_variation(&mut tree, parent, &board, m);
             }
         }

@@ -24,6 +24,19 @@ use crate::prejudgement::Predictions;
 use crate::rules::{HalfPoints, Rules};
 use std::fmt;
 
+/// Files larger than this are not game records.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of a record file (a regular file of at most [`MAX_FILE_BYTES`], see
+/// [`crate::files::read`]); bytes that are not UTF-8 are replaced, as only comments hold text.
+/// Every entry point that reads a record reads it through here.
+pub fn read_file(path: &std::path::Path) -> Result<String, String> {
+    let bytes = crate::files::read(path, MAX_FILE_BYTES)?;
+    // Copied only when some bytes are not UTF-8.
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
 /// Why a record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SgfError(pub String);
@@ -112,6 +125,20 @@ struct Frame {
 /// while it is read, before its nodes take hundreds of bytes each.
 pub const MAX_MAIN_LINE_NODES: usize = 1 + 2 * crate::game::MAX_MOVES;
 
+/// The most nodes a whole [`Tree`] may have, variations included: no more than a main line
+/// may, so that a tool holding a record's whole tree holds no more nodes than the longest game.
+pub const MAX_TREE_NODES: usize = MAX_MAIN_LINE_NODES;
+
+/// The most properties and property values, counted together, a whole [`Tree`] may keep: a
+/// game of [`crate::game::MAX_MOVES`] moves with a comment on every move fits, a file of
+/// millions of small properties (each taking a few hundred bytes once kept) does not.
+pub const MAX_TREE_ITEMS: usize = 500_000;
+
+/// From this many properties in one node, a [`Tree`]'s node finds a repeated property by a
+/// hash map instead of a walk over the node, so that a node of a million properties is read in
+/// time in proportion to it.
+const INDEXED_PROPERTIES: usize = 16;
+
 /// The main line of a record's first game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MainLine {
@@ -149,11 +176,13 @@ pub struct Property {
     pub values: Vec<String>,
 }
 
-/// The reader's position in the text, and the setup points kept so far.
+/// The reader's position in the text, and the setup points and (every property kept) the
+/// properties and values kept so far.
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     setup_points: usize,
+    items: usize,
 }
 
 impl Reader<'_> {
@@ -188,6 +217,8 @@ impl Reader<'_> {
     fn node(&mut self, mut i: usize, keep: Keep) -> Result<NodeRead, SgfError> {
         let mut node = Node::default();
         let mut all: Vec<Property> = Vec::new();
+        // `all`'s indices by identifier, once the node has many properties.
+        let mut index: std::collections::HashMap<String, usize> = Default::default();
         let n = self.bytes.len();
         let mut properties = 0;
         loop {
@@ -244,17 +275,29 @@ impl Reader<'_> {
                 }
             });
             // Every property kept: a repeated one adds to the first, as in `node.props`.
-            let all_slot =
-                (keep == Keep::All).then(|| match all.iter().position(|p| p.id == full_id) {
-                    Some(k) => k,
-                    None => {
-                        all.push(Property {
-                            id: std::mem::take(&mut full_id),
-                            values: Vec::new(),
-                        });
-                        all.len() - 1
+            if keep == Keep::All {
+                self.kept_item()?;
+            }
+            let all_slot = (keep == Keep::All).then(|| {
+                if all.len() >= INDEXED_PROPERTIES && index.is_empty() {
+                    index.extend(all.iter().enumerate().map(|(k, p)| (p.id.clone(), k)));
+                }
+                let found = if index.is_empty() {
+                    all.iter().position(|p| p.id == full_id)
+                } else {
+                    index.get(&full_id).copied()
+                };
+                found.unwrap_or_else(|| {
+                    if !index.is_empty() {
+                        index.insert(full_id.clone(), all.len());
                     }
-                });
+                    all.push(Property {
+                        id: std::mem::take(&mut full_id),
+                        values: Vec::new(),
+                    });
+                    all.len() - 1
+                })
+            });
             let mut values = 0;
             loop {
                 i = self.skip_space(i);
@@ -278,7 +321,10 @@ impl Reader<'_> {
                     }
                     match (wanted, all_slot) {
                         (Some(k), _) => node.props[k].1.push(v),
-                        (None, Some(k)) => all[k].values.push(v),
+                        (None, Some(k)) => {
+                            self.kept_item()?;
+                            all[k].values.push(v)
+                        }
                         (None, None) => {}
                     }
                 }
@@ -289,6 +335,18 @@ impl Reader<'_> {
                 return err(format!("property {} has no value", quoted(name)));
             }
         }
+    }
+
+    /// Counts a property or value kept for a [`Tree`], refusing one past [`MAX_TREE_ITEMS`].
+    fn kept_item(&mut self) -> Result<(), SgfError> {
+        self.items += 1;
+        if self.items > MAX_TREE_ITEMS {
+            return err(format!(
+                "more than {} properties and values",
+                MAX_TREE_ITEMS
+            ));
+        }
+        Ok(())
     }
 
     /// Reads a value after its `[` up to the closing `]`, resolving `\` escapes and dropping
@@ -344,6 +402,7 @@ pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
         text,
         bytes: text.as_bytes(),
         setup_points: 0,
+        items: 0,
     };
     let bytes = text.as_bytes();
     let Some(start) = bytes.iter().position(|&c| c == b'(') else {
@@ -539,12 +598,14 @@ impl Tree {
 /// The whole first game of `text` as a [`Tree`], read by the same rules as [`main_line`]: a
 /// file cut short gives its complete nodes (with a warning), and a node after a node's
 /// variations (malformed, but seen) becomes one more variation there, so that the main line is
-/// the one [`main_line`] reads.
+/// the one [`main_line`] reads. A tree of more than [`MAX_TREE_NODES`] nodes or
+/// [`MAX_TREE_ITEMS`] properties and values is refused while it is read.
 pub fn tree(text: &str) -> Result<Tree, SgfError> {
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
         setup_points: 0,
+        items: 0,
     };
     let bytes = text.as_bytes();
     let Some(start) = bytes.iter().position(|&c| c == b'(') else {
@@ -577,6 +638,12 @@ pub fn tree(text: &str) -> Result<Tree, SgfError> {
                 };
                 match reader.node(i + 1, Keep::All)? {
                     NodeRead::Node(_, props, next) => {
+                        if tree.nodes.len() == MAX_TREE_NODES {
+                            return err(format!(
+                                "more than {} nodes (variations included)",
+                                MAX_TREE_NODES
+                            ));
+                        }
                         let index = match *tail {
                             Some(parent) => tree.add_child(parent, props),
                             None if tree.nodes.is_empty() => {
@@ -741,12 +808,33 @@ pub fn read(text: &str, rules: Rules, stop_before: Option<usize>) -> Result<Load
     read_main_line(&line, rules, stop_before)
 }
 
-/// [`read`] from a main line already read: for a caller that builds many positions of one
-/// record.
+/// [`read`] from a main line already read.
 pub fn read_main_line(
     line: &MainLine,
     rules: Rules,
     stop_before: Option<usize>,
+) -> Result<Loaded, SgfError> {
+    replay(line, rules, stop_before, &mut |_, _| {})
+}
+
+/// [`read_main_line`] of the whole line, calling `before_move(game, color)` with the position
+/// before every move, as `stop_before` at that move would give it (`color` to move, unless `PL`
+/// said who moves first). The moves are played once each, so a caller visiting every position
+/// works in proportion to the record, not to its square. `before_move` may change the komi; the
+/// replay goes on from the position it was handed.
+pub fn replay_main_line(
+    line: &MainLine,
+    rules: Rules,
+    before_move: &mut dyn FnMut(&mut Game, Color),
+) -> Result<Loaded, SgfError> {
+    replay(line, rules, None, before_move)
+}
+
+fn replay(
+    line: &MainLine,
+    rules: Rules,
+    stop_before: Option<usize>,
+    before_move: &mut dyn FnMut(&mut Game, Color),
 ) -> Result<Loaded, SgfError> {
     let nodes = &line.nodes;
     let root = &nodes[0];
@@ -827,12 +915,19 @@ pub fn read_main_line(
                 _ => continue,
             };
             number += 1;
+            // Before this move its colour moves, unless `PL` said who moves first.
+            let mover_moves = !(game.moves().next().is_none() && pl_seen);
             if stop_before.is_some_and(|k| number >= k) {
-                // Stopped before this move: its colour moves, unless `PL` said who moves first.
-                if !(game.moves().next().is_none() && pl_seen) {
+                if mover_moves {
                     let _ = game.set_to_move(color);
                 }
                 break 'nodes;
+            }
+            let to_move = game.to_move();
+            let shown = mover_moves && game.set_to_move(color).is_ok();
+            before_move(&mut game, color);
+            if shown {
+                let _ = game.set_to_move(to_move);
             }
             let value = values.first().map_or("", |v| v.as_str());
             let mv = match parse_point(value, &board) {

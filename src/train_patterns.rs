@@ -231,10 +231,11 @@ pub fn read_corpus(dir: &Path) -> Result<Corpus, String> {
     };
     for path in paths {
         let name = file_name(&path);
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // As `loadsgf` reads a record: a regular file of a record's size.
+        let text = match crate::sgf::read_file(&path) {
+            Ok(text) => text,
             Err(e) => {
-                corpus.skipped.push((name, e.to_string()));
+                corpus.skipped.push((name, e));
                 continue;
             }
         };
@@ -280,8 +281,10 @@ pub fn read_tygem(paths: &[PathBuf]) -> Result<Corpus, String> {
     let parts: Vec<Result<Corpus, String>> = files
         .par_iter()
         .map(|path| {
-            let bytes = std::fs::read(path)
-                .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
+            // Any size (a month of games is one file), but only a regular file: a pipe or a
+            // device named here would block or never end.
+            let bytes =
+                crate::files::read(path, u64::MAX).map_err(|e| format!("cannot read {}", e))?;
             let text = String::from_utf8_lossy(&bytes);
             let mut part = Corpus {
                 games: Vec::new(),
@@ -877,6 +880,10 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
     if config.train.position_stride == 0 {
         return Err("--position-stride must be at least 1".to_string());
     }
+    // Where the weights go is checked before the records are read and trained on.
+    if let Some(out) = &config.out {
+        crate::files::check_writable(out).map_err(|e| format!("cannot write {}", e))?;
+    }
     // (name, games) of each held-out set, and the training games.
     let mut held_out_sets: Vec<(String, Vec<TrainingGame>)> = Vec::new();
     let training: Vec<TrainingGame>;
@@ -946,7 +953,9 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
 
     let (patterns, fit) = match &config.weights {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let bytes =
+                crate::files::read(path, u64::MAX).map_err(|e| format!("cannot read {}", e))?;
+            let text = String::from_utf8(bytes)
                 .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
             (Patterns::parse(&text)?, None)
         }
@@ -1024,8 +1033,8 @@ pub fn run(config: &RunConfig, report: &mut impl Write) -> Result<Evaluation, St
             config.command_line(),
             summary
         );
-        std::fs::write(out, patterns.to_text(&header))
-            .map_err(|e| format!("cannot write {}: {}", out.display(), e))?;
+        crate::files::write(out, patterns.to_text(&header).as_bytes())
+            .map_err(|e| format!("cannot write {}", e))?;
         writeln!(report, "weights written to {}", out.display()).map_err(io)?;
     }
     Ok(first.unwrap_or_default())

@@ -17,7 +17,13 @@
 //! repeated, brackets broken, values and properties replaced). Searching commands are kept rare
 //! (the engine plays 50 playouts a move) so that a million lines take about a minute.
 //!
-//! `short_run` (CI, a few seconds) and `million_lines` (ignored) run the same code:
+//! Damaged records also go through `tengen review` (one playout a position), each run ending
+//! with exit status 0 and a record that reads back as the same game, or exit status 1 with a
+//! message and the output as it was (absent, an older file, the record itself, or a symbolic
+//! link's target); never a panic, a signal, a run past its deadline or a temporary file left.
+//!
+//! `short_run` and `short_review` (CI, a few seconds each) and `million_lines` (ignored) run the
+//! same code:
 //!
 //!     cargo test --release --test fuzz_long -- --ignored --nocapture
 //!
@@ -71,6 +77,13 @@ const SEARCHING: &[&str] = &[
 ];
 
 const COLORS: &[&str] = &["b", "w", "B", "W", "black", "white", "x", "", "bw", "WHITE"];
+
+/// The most time one review of a damaged record may take (thousands of positions at one
+/// playout each), and the most memory.
+const REVIEW_DEADLINE: Duration = Duration::from_secs(120);
+const REVIEW_BOUND_MB: f64 = 512.0;
+/// Reviews run at once: a review of one playout a position mostly waits on its search's clock.
+const REVIEW_WORKERS: usize = 2;
 
 /// What the run did, for the report.
 #[derive(Default, Debug)]
@@ -1003,6 +1016,202 @@ fn fuzz(lines: usize, sgfs: usize) -> Figures {
     f
 }
 
+/// Where a fuzzed review writes, and what must be there if it refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Out {
+    /// A new file: none may be left on a refusal.
+    New,
+    /// An older file, replaced on success, kept on a refusal.
+    Older,
+    /// The record itself.
+    Input,
+    /// A symbolic link to a file: always refused, the file kept.
+    Link,
+}
+
+/// What the review runs did, for the report.
+#[derive(Default, Debug)]
+struct ReviewFigures {
+    runs: usize,
+    reviewed: usize,
+    refused: usize,
+    positions: usize,
+    elapsed: Duration,
+}
+
+/// One review of the damaged record `text` in `dir` (a directory of its own), checked.
+fn review_one(dir: &Path, text: &[u8], out: Out, figures: &mut ReviewFigures) {
+    let input = dir.join("game.sgf");
+    std::fs::write(&input, text).unwrap();
+    let older = b"(;SZ[9]C[an older file])".to_vec();
+    let kept = dir.join("kept.sgf");
+    let target = match out {
+        Out::New => dir.join("out.sgf"),
+        Out::Older => {
+            std::fs::write(dir.join("out.sgf"), &older).unwrap();
+            dir.join("out.sgf")
+        }
+        Out::Input => input.clone(),
+        Out::Link => {
+            std::fs::write(&kept, &older).unwrap();
+            std::os::unix::fs::symlink(&kept, dir.join("out.sgf")).unwrap();
+            dir.join("out.sgf")
+        }
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    command
+        .arg("review")
+        .arg(&input)
+        .arg("--out")
+        .arg(&target)
+        .args(["--playouts", "1", "--threads", "1", "--seed", "1"])
+        .args(["--max-memory", "64"]);
+    let run = common::run_bounded(&mut command, REVIEW_DEADLINE, REVIEW_BOUND_MB);
+    let shown = || String::from_utf8_lossy(&text[..text.len().min(300)]).into_owned();
+    assert!(
+        !run.stderr.contains("panicked"),
+        "{:?} ({:?}): {}",
+        shown(),
+        out,
+        run.stderr
+    );
+    let rules = tengen::rules::Rules::chinese();
+    match run.code {
+        Some(0) => {
+            assert_ne!(out, Out::Link, "written through a link");
+            figures.reviewed += 1;
+            let written = std::fs::read(&target).unwrap();
+            let written = String::from_utf8_lossy(&written);
+            let reviewed = tengen::sgf::load(&written, rules, None)
+                .unwrap_or_else(|e| panic!("{:?}: the review does not read back: {}", shown(), e));
+            let original = tengen::sgf::load(&String::from_utf8_lossy(text), rules, None)
+                .unwrap_or_else(|e| {
+                    panic!("{:?}: reviewed, yet refused by loadsgf: {}", shown(), e)
+                });
+            assert_eq!(
+                (reviewed.board(), reviewed.move_number()),
+                (original.board(), original.move_number()),
+                "{:?}: the review holds another game",
+                shown()
+            );
+            figures.positions += original.move_number() + 1;
+        }
+        Some(1) => {
+            figures.refused += 1;
+            assert!(
+                run.stderr.contains("tengen review: "),
+                "{:?}: {}",
+                shown(),
+                run.stderr
+            );
+            match out {
+                Out::New => assert!(!target.exists(), "{:?}: written", shown()),
+                Out::Older => assert_eq!(std::fs::read(&target).unwrap(), older),
+                Out::Input => assert_eq!(std::fs::read(&target).unwrap(), text),
+                Out::Link => {
+                    assert_eq!(std::fs::read(&kept).unwrap(), older);
+                    assert!(std::fs::symlink_metadata(&target)
+                        .unwrap()
+                        .file_type()
+                        .is_symlink());
+                }
+            }
+        }
+        _ => panic!(
+            "{:?} ({:?}) ended with {:?}: {}",
+            shown(),
+            out,
+            run,
+            run.stderr
+        ),
+    }
+    // Nothing but the files put there and the output.
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            ["game.sgf", "out.sgf", "kept.sgf"].contains(&name.as_str()),
+            "{:?}: {} left behind",
+            shown(),
+            name
+        );
+        std::fs::remove_file(dir.join(&name)).unwrap();
+    }
+    figures.runs += 1;
+}
+
+/// `runs` damaged records through `tengen review`, on [`REVIEW_WORKERS`] threads.
+fn fuzz_review(runs: usize) -> ReviewFigures {
+    let seed = std::env::var("TENGEN_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_261_201u64);
+    let started = Instant::now();
+    let root = std::env::temp_dir().join(format!("tengen-fuzz-review-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let mut g = Generator {
+        rng: fastrand::Rng::with_seed(seed),
+        commands: Vec::new(),
+        size: 9,
+        corpus: seed_corpus(),
+        next_id: 1,
+    };
+    let jobs: Vec<(Vec<u8>, Out)> = (0..runs)
+        .map(|_| {
+            let out = match g.rng.u8(..16) {
+                0..=8 => Out::New,
+                9..=11 => Out::Older,
+                12..=14 => Out::Input,
+                _ => Out::Link,
+            };
+            (g.sgf(), out)
+        })
+        .collect();
+    let parts: Vec<ReviewFigures> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..REVIEW_WORKERS)
+            .map(|w| {
+                let (jobs, root) = (&jobs, &root);
+                scope.spawn(move || {
+                    let dir = root.join(format!("worker-{}", w));
+                    std::fs::create_dir_all(&dir).unwrap();
+                    let mut f = ReviewFigures::default();
+                    for (text, out) in jobs.iter().skip(w).step_by(REVIEW_WORKERS) {
+                        review_one(&dir, text, *out, &mut f);
+                    }
+                    f
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut f = ReviewFigures::default();
+    for p in parts {
+        f.runs += p.runs;
+        f.reviewed += p.reviewed;
+        f.refused += p.refused;
+        f.positions += p.positions;
+    }
+    f.elapsed = started.elapsed();
+    let _ = std::fs::remove_dir_all(&root);
+    println!(
+        "seed {}: {} damaged records through tengen review: {} reviewed ({} positions), {} \
+         refused, in {:.0} s",
+        seed,
+        f.runs,
+        f.reviewed,
+        f.positions,
+        f.refused,
+        f.elapsed.as_secs_f64()
+    );
+    assert_eq!(f.runs, runs);
+    f
+}
+
+#[test]
+fn short_review() {
+    let f = fuzz_review(32);
+    assert!(f.reviewed > 0 && f.refused > 0, "{:?}", f);
+}
+
 #[test]
 fn short_run() {
     let f = fuzz(30_000, 300);
@@ -1011,8 +1220,10 @@ fn short_run() {
 }
 
 #[test]
-#[ignore = "about a minute: a million lines and ten thousand SGF files"]
+#[ignore = "a few minutes: a million lines, ten thousand SGF files, a thousand reviews"]
 fn million_lines() {
     let f = fuzz(1_000_000, 10_000);
     assert!(f.sgfs_loaded > 0, "no mutated SGF loaded at all");
+    let f = fuzz_review(1_000);
+    assert!(f.reviewed > 0 && f.refused > 0, "{:?}", f);
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// local reading: ladders, capture races, unconditional life) sits between the counting and the
 /// judgement, patterns and search that read it.
 const LAYERS: &[&[&str]] = &[
-    &["board"],
+    &["board", "files"],
     &["coords", "rules"],
     &["game"],
     &["prejudgement"],

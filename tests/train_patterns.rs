@@ -2,7 +2,10 @@
 //! gtp-scripts/, some of which the reader refuses), it reports held-out figures and writes a
 //! weights file that tengen can read back; on TYGEM lines it trains, measures the TYGEM and the
 //! SGF held-out sets, and measures a given weights file; a missing directory is an error
-//! message, not a panic.
+//! message, not a panic; a FIFO given as a TYGEM file and a link as `--out` are refused.
+
+#[cfg(target_os = "linux")]
+mod common;
 
 use std::process::Command;
 use tengen::board::{Board, Color};
@@ -151,4 +154,43 @@ fn trains_on_tygem_lines_and_measures_both_held_out_sets() {
             .collect::<Vec<_>>()
     };
     assert_eq!(figures(&stdout), figures(&again));
+}
+
+/// A TYGEM "file" that is a FIFO (no writer: reading it would block for ever) is refused, and
+/// a `--out` that is a symbolic link is refused before any training, its target kept.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fifo_and_a_link_are_refused() {
+    let dir = std::env::temp_dir().join(format!("tengen-train-refusals-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("2009-01");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let target = dir.join("weights.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let deadline = std::time::Duration::from_secs(20);
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    command
+        .args(["train-patterns", "--data", "gtp-scripts", "--tygem"])
+        .arg(&fifo);
+    let run = common::run_bounded(&mut command, deadline, 512.0);
+    assert!(run.code.is_some_and(|c| c != 0), "{:?}", run);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    command
+        .args(["train-patterns", "--data", "gtp-scripts", "--out"])
+        .arg(&link);
+    let run = common::run_bounded(&mut command, deadline, 512.0);
+    assert!(run.code.is_some_and(|c| c != 0), "{:?}", run);
+    assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -397,7 +397,10 @@ impl Runner {
             return Tree::new(capacity);
         };
 
-        let moves: Vec<_> = game.moves().collect();
+        // The last two moves only: a copy of the whole record at every search would make a
+        // review of a long record quadratic.
+        let mut moves: Vec<_> = game.moves().rev().take(2).collect();
+        moves.reverse();
         for k in 0..=2usize.min(moves.len()) {
             if game.hash_moves_ago(k) != Some(kept.hash) {
                 continue;

@@ -301,3 +301,98 @@ pub fn spawn_tengen(args: &[&str], dir: Option<&Path>) -> Child {
     }
     command.spawn().expect("start tengen")
 }
+
+/// How a process run by [`run_bounded`] ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// The exit status, or `None` when a signal ended it.
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+    pub stderr: String,
+    /// Its peak resident memory (the kernel's `ru_maxrss`), MB.
+    pub peak_mb: f64,
+    /// Its user and system CPU time, seconds.
+    pub cpu_seconds: f64,
+}
+
+/// `struct rusage` of Linux: two `timeval`s, then fourteen `long`s, `ru_maxrss` (kB) first.
+#[repr(C)]
+struct Rusage {
+    times: [std::os::raw::c_long; 4],
+    maxrss: std::os::raw::c_long,
+    rest: [std::os::raw::c_long; 13],
+}
+
+extern "C" {
+    fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
+}
+
+/// Runs `command` (its stdout discarded, its stderr kept) to its end, which must come within
+/// `deadline` and without its resident memory (`VmRSS`, polled) passing `max_mb`: otherwise it
+/// is killed and the test fails. The process is reaped with `wait4`, which gives its own peak
+/// memory and CPU time (std's `wait` gives neither).
+// Reaped by `wait4`, which clippy does not know of.
+#[allow(clippy::zombie_processes)]
+pub fn run_bounded(command: &mut Command, deadline: std::time::Duration, max_mb: f64) -> Ended {
+    use std::io::Read;
+    let start = std::time::Instant::now();
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the process");
+    let pid = child.id();
+    let mut pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = pipe.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let mut status = 0i32;
+    let mut usage = Rusage {
+        times: [0; 4],
+        maxrss: 0,
+        rest: [0; 13],
+    };
+    const WNOHANG: i32 = 1;
+    loop {
+        // SAFETY: `wait4` writes only into the two values passed, which outlive the call; the
+        // child is std's, whose `Child` is not waited on after this.
+        let reaped = unsafe { wait4(pid as i32, &mut status, WNOHANG, &mut usage) };
+        assert!(reaped >= 0, "wait4 failed");
+        if reaped == pid as i32 {
+            break;
+        }
+        let rss_mb = resident_kb(pid).unwrap_or(0) as f64 / 1024.0;
+        let over = if rss_mb > max_mb {
+            Some(format!(
+                "resident memory {:.0} MB, over {:.0} MB",
+                rss_mb, max_mb
+            ))
+        } else if start.elapsed() > deadline {
+            Some(format!("still running after {:?}", deadline))
+        } else {
+            None
+        };
+        if let Some(why) = over {
+            let _ = child.kill();
+            // SAFETY: as above.
+            unsafe { wait4(pid as i32, &mut status, 0, &mut usage) };
+            panic!("{:?}: {}", command, why);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // The process is reaped: `child` is not waited on again (dropping it waits for nothing).
+    let seconds =
+        |sec: std::os::raw::c_long, usec: std::os::raw::c_long| sec as f64 + usec as f64 / 1e6;
+    let (signal, code) = (status & 0x7f, (status >> 8) & 0xff);
+    Ended {
+        code: (signal == 0).then_some(code),
+        signal: (signal != 0).then_some(signal),
+        stderr: reader.join().unwrap(),
+        peak_mb: usage.maxrss as f64 / 1024.0,
+        cpu_seconds: seconds(usage.times[0], usage.times[1])
+            + seconds(usage.times[2], usage.times[3]),
+    }
+}
