@@ -78,7 +78,7 @@ impl Engine {
                 }
             }
             Change::Lag(lag) => self.player.clock_mut().lag_margin = lag,
-            Change::MaxMemory(mb) => config.max_memory_mb = mb,
+            Change::MaxMemory(mb) => self.player.set_max_memory(mb),
             Change::Level(level) => config.level = level,
         }
     }

@@ -11,6 +11,7 @@ use super::level;
 use super::run::{Budget, Runner};
 use super::simulate::Root;
 use super::time::{self, Clock};
+use super::tree::Tree;
 use super::{Analysis, Config, Decision, Limits, MoveFilter, Report, Watch, DEFAULT_MOVE_TIME};
 use crate::board::{Color, Move, Point};
 use crate::dead::{self, DEAD, SURELY_DEAD};
@@ -88,6 +89,12 @@ impl Player {
     /// empty before any.
     pub fn ownership(&self) -> &[f32] {
         &self.ownership
+    }
+
+    /// Sets the memory for the search tree, the kept tree fitted to it at once.
+    pub fn set_max_memory(&mut self, megabytes: usize) {
+        self.config.max_memory_mb = megabytes;
+        self.runner.fit_kept(Tree::capacity_for(megabytes));
     }
 
     /// Forgets the kept tree (new game, or a position set up from outside).
@@ -994,6 +1001,28 @@ mod tests {
         assert!(a.playouts >= 20_000, "stopped after {}", a.playouts);
         let tree = &p.runner.kept.as_ref().unwrap().tree;
         assert!(tree.is_full());
+        assert!(tree.root().visits() >= 20_000);
+    }
+
+    #[test]
+    fn a_smaller_memory_budget_fits_the_kept_tree_at_once() {
+        let g = Game::new(5, Rules::chinese()).unwrap();
+        let mut p = Player::new(Config {
+            threads: 1,
+            max_memory_mb: 64,
+            ..Config::default()
+        });
+        analyse_until(&mut p, &g, 20_000);
+        let before = p.runner.kept.as_ref().unwrap().tree.allocated_nodes();
+        assert!(before > 2 * Tree::capacity_for(1), "{} nodes", before);
+        p.set_max_memory(1);
+        let tree = &p.runner.kept.as_ref().unwrap().tree;
+        assert_eq!(tree.capacity(), Tree::capacity_for(1));
+        assert!(
+            tree.allocated_nodes() < before / 2,
+            "{} nodes",
+            tree.allocated_nodes()
+        );
         assert!(tree.root().visits() >= 20_000);
     }
 

@@ -216,6 +216,17 @@ impl Runner {
         self.kept = None;
     }
 
+    /// Fits the kept tree into `capacity` nodes at once, so that a smaller memory budget holds
+    /// from the moment it is set, not from the next search.
+    pub(super) fn fit_kept(&mut self, capacity: usize) {
+        if let Some(kept) = self.kept.take() {
+            self.kept = Some(Kept {
+                tree: kept.tree.with_capacity(capacity),
+                ..kept
+            });
+        }
+    }
+
     /// The worker pool of `threads` workers (at least one), built once per thread count.
     pub(super) fn pool(&mut self, threads: usize) -> Arc<rayon::ThreadPool> {
         let threads = threads.max(1);
@@ -418,7 +429,7 @@ impl Runner {
                 continue;
             }
             if k == 0 {
-                return kept.tree;
+                return kept.tree.with_capacity(capacity);
             }
             let mut node = Some(Tree::ROOT);
             for m in since {

@@ -261,6 +261,21 @@ impl Tree {
         t
     }
 
+    /// Room for this many nodes.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The same tree with room for `capacity` nodes (see [`Tree::into_subtree`]): a smaller
+    /// budget frees what the tree no longer may hold.
+    pub fn with_capacity(self, capacity: usize) -> Tree {
+        if self.capacity == capacity.max(1024) {
+            self
+        } else {
+            self.into_subtree(Tree::ROOT, capacity)
+        }
+    }
+
     /// How many nodes fit in `megabytes` of memory.
     pub fn capacity_for(megabytes: usize) -> usize {
         megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Node>()
