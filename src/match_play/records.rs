@@ -46,10 +46,17 @@ impl Records {
             number,
             std::process::id()
         ));
-        let written = std::fs::File::create(&temporary).and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_all()
-        });
+        // A file of its own: whatever has the name (a stale temporary, a link planted there) is
+        // removed, never written through, and `create_new` refuses anything that appears since.
+        let _ = std::fs::remove_file(&temporary);
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_all()
+            });
         if let Err(e) = written {
             let _ = std::fs::remove_file(&temporary);
             return Err(format!("{}: {}", temporary.display(), e));
@@ -79,4 +86,26 @@ fn record_number(name: &str) -> Option<usize> {
         return None;
     }
     digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_at_the_temporary_name_is_not_written_through() {
+        let dir = std::env::temp_dir().join(format!("tengen-records-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("target.txt");
+        std::fs::write(&target, "keep me").unwrap();
+        let temporary = dir.join(format!(".game-001.sgf.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&target, &temporary).unwrap();
+        let mut records = Records::open(&dir).unwrap();
+        let path = records.write(1, "(;GM[1])").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "(;GM[1])");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+        assert!(!temporary.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
