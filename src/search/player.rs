@@ -203,7 +203,7 @@ impl Player {
         let permits = |mv: Move| permitted.permits(color, mv, 0);
         let board = game.board();
         let opponent_passed =
-            matches!(game.moves().last(), Some(m) if m.mv == Move::Pass && m.color != color);
+            matches!(game.moves().next_back(), Some(m) if m.mv == Move::Pass && m.color != color);
         let may_pass = game.is_legal(color, Move::Pass) && permits(Move::Pass);
         // Rules that lift no dead stones (Tromp–Taylor) count them as alive: capture them
         // before passing, as cleanup does.
