@@ -2,21 +2,12 @@
 //! judgement) and the referee's `final_score`, the referee's deciding when it gives one; and the
 //! result of a game decided otherwise (resignation, forfeit, time, no result).
 
-use super::game::{ask, failure_text, shown, End, Table};
+use super::game::{ask, failure_text, shown, End, Outcome, Table};
 use super::MatchConfig;
 use crate::board::Color;
 use crate::rules::Margin;
 use crate::score;
 use crate::search::judgement;
-
-/// The decision of a finished game, before it is written down.
-pub(super) struct Outcome {
-    pub(super) winner: Option<Color>,
-    pub(super) result: String,
-    pub(super) reason: String,
-    pub(super) tengen_score: Option<Margin>,
-    pub(super) referee_score: Option<Result<Margin, String>>,
-}
 
 impl Table {
     /// The result of a finished game: for a game that ends on the board, tengen's count with

@@ -3,7 +3,6 @@
 //! the referee), the pre-judgement opening and predictions, and how the game ends.
 
 use super::client::{Client, ClientError, Response};
-use super::count::Outcome;
 use super::records::Records;
 use super::signals::{stop_requested, STOP};
 use super::stats::GameResult;
@@ -202,6 +201,15 @@ fn settle_predictions(
         first: predictions[0],
         second: predictions[1],
     })
+}
+
+/// The decision of a finished game (see `count`), before it is written down.
+pub(super) struct Outcome {
+    pub(super) winner: Option<Color>,
+    pub(super) result: String,
+    pub(super) reason: String,
+    pub(super) tengen_score: Option<Margin>,
+    pub(super) referee_score: Option<Result<Margin, String>>,
 }
 
 /// A game's end before counting.
