@@ -51,6 +51,25 @@ fn no_sh() -> bool {
     true
 }
 
+/// Sends SIGINT to a running match (once its hung engine's exec has had time to finish) and
+/// waits up to 30 s for it to end (killed after that): whether it ended, and its output.
+fn interrupt(mut child: std::process::Child) -> (bool, Output) {
+    std::thread::sleep(Duration::from_millis(300));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let finished = child.try_wait().unwrap().is_some();
+    if !finished {
+        let _ = child.kill();
+    }
+    (finished, child.wait_with_output().unwrap())
+}
+
 fn run_match(black: &str, white: &str, games: usize, sgf_dir: Option<&Path>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_tengen"));
     command
@@ -224,7 +243,7 @@ fn sigint_stops_a_hung_engine_and_prints_the_summary() {
         ),
     );
     let passer = engine(&dir, "passer", "", PASS);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["match", "--black", &hanging, "--white", &passer])
         .args(["--games", "3", "--size", "5", "--move-timeout", "300"])
         .arg("--sgf-dir")
@@ -248,21 +267,7 @@ fn sigint_stops_a_hung_engine_and_prints_the_summary() {
             std::thread::sleep(Duration::from_millis(50));
         }
     };
-    // Let the hung engine's exec finish.
-    std::thread::sleep(Duration::from_millis(300));
-    Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let finished = child.try_wait().unwrap().is_some();
-    if !finished {
-        let _ = child.kill();
-    }
-    let out = child.wait_with_output().unwrap();
+    let (finished, out) = interrupt(child);
     let hung_alive = Path::new(&format!("/proc/{}", hung_pid)).exists();
     if hung_alive {
         let _ = Command::new("kill")
@@ -627,7 +632,7 @@ fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
     let dir = temp_dir("match-sigint-wrapper");
     let wrapper = wrapped_hanging_engine(&dir);
     let passer = engine(&dir, "passer", "", PASS);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["match", "--black", &wrapper, "--white", &passer])
         .args(["--games", "1", "--size", "5", "--move-timeout", "300"])
         .stdout(Stdio::piped())
@@ -636,21 +641,7 @@ fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
         .unwrap();
     let hung_pid = read_pid(&dir.join("hung.pid"));
     let wrapper_pid = read_pid(&dir.join("wrapper.pid"));
-    // Let the hung engine's exec finish.
-    std::thread::sleep(Duration::from_millis(300));
-    Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let finished = child.try_wait().unwrap().is_some();
-    if !finished {
-        let _ = child.kill();
-    }
-    let out = child.wait_with_output().unwrap();
+    let (finished, out) = interrupt(child);
     let left = left_running(&[wrapper_pid, hung_pid]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(finished, "the match did not stop\n{}", stdout);
