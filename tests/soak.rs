@@ -289,13 +289,13 @@ fn soak(phases: &[Phase]) {
                 Opponent::Tengen => String::new(),
             }
         );
-        // The match process's heap settles over its first games: each count's judgement runs
-        // on threads of its own, whose freed memory the allocator's per-thread arenas keep (a
-        // 9×9 Japanese match without resignation went from 14.7 MB after game 1 to 23.7 MB
-        // after game 25 and stayed there for 75 more; the binary before the judgement's
-        // clock-bound rework did the same, 22.7 MB after 30 games). A match that kept something
-        // per game (records, engines' output, processes) would go on growing: from a quarter of
-        // the games on it may grow by 4 MB at most, and it never passes 48 MB.
+        // The match process's heap settles over its first games: one judge, with threads of
+        // its own kept for the whole match, counts every game, and the allocator's per-thread
+        // arenas keep what those threads freed (30 13×13 Japanese games against GNU Go: 23.3 MB
+        // after game 1, 25.3 MB after game 30; with threads started for every count it went on
+        // growing, 18.3 MB to 28.8 MB). A match that kept something per game (records,
+        // engines' output, processes) would go on growing: from a quarter of the games on it
+        // may grow by 4 MB at most, and it never passes 48 MB.
         let match_settled = r.memory[r.games / 4].match_kb;
         assert!(
             match_last <= match_settled + 4 * 1024 && r.peak(|m| m.match_kb) <= 48 * 1024,

@@ -7,20 +7,25 @@ use super::MatchConfig;
 use crate::board::Color;
 use crate::rules::Margin;
 use crate::score;
-use crate::search::judgement;
+use crate::search::judgement::StandaloneJudge;
 
 impl Table {
     /// The result of a finished game: for a game that ends on the board, tengen's count with
     /// its dead-stone judgement and the referee's `final_score`, the referee's deciding when it
     /// has one.
-    pub(super) fn count(&mut self, config: &MatchConfig, end: End) -> Outcome {
+    pub(super) fn count(
+        &mut self,
+        config: &MatchConfig,
+        judge: &mut StandaloneJudge,
+        end: End,
+    ) -> Outcome {
         let mut tengen_score = None;
         let mut referee_score = None;
         let (winner, result, reason) = match end {
             End::Count(why) => {
                 // The engine's own judgement of the position (what its `final_score` answers);
                 // with no threads for it, every stone counts alive.
-                let ours = match judgement::judge_on_all_cores(&self.game, config.seed) {
+                let ours = match judge.judgement(&self.game, config.seed) {
                     Ok(j) => j.count.margin,
                     Err(e) => {
                         log::warn!("{e}; counting every stone alive");

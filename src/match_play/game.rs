@@ -12,6 +12,7 @@ use crate::coords::{format_move, parse_vertex};
 use crate::game::Game;
 use crate::prejudgement::Predictions;
 use crate::rules::Margin;
+use crate::search::judgement::StandaloneJudge;
 use crate::sgf;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -268,12 +269,13 @@ pub enum Played {
 }
 
 /// Plays game `number` and reports it, writing its SGF into `records` if given (a record that
-/// cannot be written is reported on stderr). `Err` when the match cannot be played as
-/// configured.
+/// cannot be written is reported on stderr), a game ending on the board counted by tengen's
+/// `judge` too. `Err` when the match cannot be played as configured.
 pub fn play_game(
     config: &MatchConfig,
     number: usize,
     records: Option<&mut Records>,
+    judge: &mut StandaloneJudge,
 ) -> Result<Played, String> {
     let (mut table, setup_end) = match Table::set_up(config, number) {
         Ok(set) => set,
@@ -313,7 +315,7 @@ pub fn play_game(
     if interrupted {
         table.kill_all();
     }
-    let outcome = table.count(config, end);
+    let outcome = table.count(config, judge, end);
     if let Some(records) = records {
         if let Err(e) = table.write_record(records, &outcome) {
             log::warn!("game {}: the record was not written: {}", number, e);

@@ -43,6 +43,7 @@ pub use signals::stop_requested;
 pub use stats::{game_line, wilson, GameResult, Side, Summary};
 
 use crate::rules::Rules;
+use crate::search::judgement::StandaloneJudge;
 use signals::stop_on_signals;
 use std::io::Write;
 use std::path::PathBuf;
@@ -153,11 +154,13 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     out.flush().map_err(io)?;
     let mut summary = Summary::default();
     let mut failure = None;
+    // One judge, with its threads, counts every game of the match.
+    let mut judge = StandaloneJudge::default();
     for number in 1..=config.games {
         if stop_requested() {
             break;
         }
-        match play_game(config, number, records.as_mut()) {
+        match play_game(config, number, records.as_mut(), &mut judge) {
             Ok(Played::Counted(g)) => {
                 summary.add(&g);
                 writeln!(out, "{}", game_line(&g)).map_err(io)?;

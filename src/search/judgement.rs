@@ -58,21 +58,35 @@ pub fn ownership_playouts(size: usize) -> u64 {
 }
 
 /// The judgement of the game's position on the `pool`'s workers, the playouts drawn from `seed`
-/// (mixed with the position's hash).
+/// (mixed with the position's hash), by a judge that keeps nothing.
 pub fn judge(game: &Game, pool: &rayon::ThreadPool, seed: u64) -> Judgement {
-    let ownership = estimate(game, pool, seed, None).0;
-    verdict(game, pool, ownership, None).0
+    Judge::default().judgement(game, pool, seed, None)
 }
 
-/// [`judge`] on a pool of all cores built for the purpose: the count of a finished game for a
-/// caller without a player (the match tool). Fails only when no threads can be started.
-pub fn judge_on_all_cores(game: &Game, seed: u64) -> Result<Judgement, String> {
-    let threads = super::Config::default().threads;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("no threads for the judgement: {e}"))?;
-    Ok(judge(game, &pool, seed))
+/// Judgements for a caller without a player (the match tool's counts): a pool of all cores,
+/// built at the first judgement and kept with the judge's search for the next, as a player
+/// keeps its own. Threads started afresh for every judgement would each leave the allocator an
+/// arena of its own, and a long match's memory would creep up game by game.
+#[derive(Default)]
+pub struct StandaloneJudge {
+    pool: Option<rayon::ThreadPool>,
+    judge: Judge,
+}
+
+impl StandaloneJudge {
+    /// The judgement of the game's position; fails only when no threads can be started.
+    pub fn judgement(&mut self, game: &Game, seed: u64) -> Result<Judgement, String> {
+        if self.pool.is_none() {
+            let threads = super::Config::default().threads;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("no threads for the judgement: {e}"))?;
+            self.pool = Some(pool);
+        }
+        let pool = self.pool.as_ref().expect("built just above");
+        Ok(self.judge.judgement(game, pool, seed, None))
+    }
 }
 
 /// Whether the deadline has passed.
@@ -98,6 +112,7 @@ fn past(deadline: Option<Instant>) -> bool {
 fn estimate(
     game: &Game,
     pool: &rayon::ThreadPool,
+    runner: &Mutex<Runner>,
     seed: u64,
     deadline: Option<Instant>,
 ) -> (Vec<f32>, bool) {
@@ -119,7 +134,8 @@ fn estimate(
             0 => {
                 // A search that fails (it panicked) adds no dead stones.
                 let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    searched_ownership(game, playouts, seed, deadline)
+                    let mut runner = runner.lock().unwrap_or_else(|e| e.into_inner());
+                    searched_ownership(&mut runner, game, playouts, seed, deadline)
                 }));
                 *searched.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
             }
@@ -159,8 +175,10 @@ fn estimate(
 /// deadline if one comes first), and the playouts it ran; on one thread so that it is the same
 /// for a seed on any machine. A line that reaches two passes in the tree goes on by a playout,
 /// which takes the dead stones off the board, where the count of the board as it stands would
-/// keep them.
+/// keep them. The `runner` (its one-thread pool) is the judge's, kept from one judgement to
+/// the next; with a seed it keeps no tree.
 fn searched_ownership(
+    runner: &mut Runner,
     game: &Game,
     playouts: u64,
     seed: u64,
@@ -179,7 +197,7 @@ fn searched_ownership(
         time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..Limits::default()
     };
-    let found = Runner::default().search(
+    let found = runner.search(
         &config,
         game,
         root,
@@ -331,9 +349,16 @@ struct Last {
 #[derive(Default)]
 pub(super) struct Judge {
     last: Option<Last>,
+    /// The search of [`estimate`], kept with its thread for every judgement.
+    runner: Mutex<Runner>,
 }
 
 impl Judge {
+    /// Forgets the kept judgement; the search's thread stays.
+    pub(super) fn forget(&mut self) {
+        self.last = None;
+    }
+
     /// The ownership map of the game's position (the judgement's, without reading the races).
     pub(super) fn ownership(
         &mut self,
@@ -383,7 +408,7 @@ impl Judge {
     ) -> Result<&mut Last, Vec<f32>> {
         let key = Key::of(game, seed, pool.current_num_threads());
         if !self.last.as_ref().is_some_and(|last| last.key == key) {
-            let (ownership, complete) = estimate(game, pool, seed, deadline);
+            let (ownership, complete) = estimate(game, pool, &self.runner, seed, deadline);
             if !complete {
                 return Err(ownership);
             }
@@ -430,7 +455,7 @@ mod tests {
     fn races_read_are_the_pure_judgement_and_unread_ones_live() {
         let g = race();
         let pool = one_thread();
-        let own = estimate(&g, &pool, 7, None).0;
+        let own = estimate(&g, &pool, &Mutex::default(), 7, None).0;
         let read = dead::judge_reading(&g, &own, |t| {
             read_races(&g, &pool, &own, t, MAX_RACES, None).0
         });

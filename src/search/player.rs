@@ -109,7 +109,7 @@ impl Player {
     /// (KataGo's `clear_cache`).
     pub fn clear_cache(&mut self) {
         self.forget();
-        self.judge = Judge::default();
+        self.judge.forget();
         self.ownership.clear();
     }
 
