@@ -334,17 +334,19 @@ struct MatchArgs {
     /// Command line of engine A, Black in the odd-numbered games (quote it: "prog --flag x").
     #[arg(long)]
     black: String,
-    /// Command line of engine B, White in the odd-numbered games; colours alternate each game.
+    /// Command line of engine B, White in the odd-numbered games; colours alternate each game
+    /// (see --fixed-colours).
     #[arg(long)]
     white: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    games: u64,
+    /// Number of games; under --sprt the most it plays, an even number
+    /// [default: 2; 1000 under --sprt]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: Option<u64>,
     /// Board side, 2 to 25.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
     size: u64,
-    /// Komi (points added to White); default: the ruleset's usual komi. Under prejudgement the
-    /// threshold from the engines' predictions replaces it.
+    /// Komi (points added to White); default: the ruleset's usual komi, 0.5 with --handicap.
+    /// Under prejudgement the threshold from the engines' predictions replaces it.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
     komi: Option<HalfPoints>,
     /// Ruleset the games are played and counted under: japanese, chinese or prejudgement (sent to
@@ -375,9 +377,58 @@ struct MatchArgs {
     /// disagreements with tengen's own count are reported.
     #[arg(long, value_name = "CMD")]
     referee: Option<String>,
-    /// Seed for tengen's own dead-stone judgement at the end of each game.
+    /// Seed for tengen's own dead-stone judgement at the end of each game, and for the built-in
+    /// openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Fixed handicap of N stones for Black (GTP's placement: 2 to 9 on odd boards from 9x9, 2
+    /// to 4 on the others from 7x7), sent to both engines and the referee as `fixed_handicap N`
+    /// (an engine placing other stones is refused); White moves first. Colours still alternate:
+    /// to find the handicap at which A wins half, add --fixed-colours so A takes the stones in
+    /// every game.
+    #[arg(long, value_name = "N", value_parser = parse_handicap)]
+    handicap: Option<usize>,
+    /// Engine A takes Black (the first move, or the handicap) in every game instead of
+    /// alternating.
+    #[arg(long)]
+    fixed_colours: bool,
+    /// Sequential probability ratio test, alpha = beta = 0.05: H0 "A is ELO0 stronger than B"
+    /// against H1 "ELO1 stronger" (logistic Elo, ELO0 < ELO1), on pairs of games sharing an
+    /// opening with colours swapped (pentanomial); the match stops once the log-likelihood
+    /// ratio leaves [-2.94, 2.94] and prints it with A's Elo and its 95% interval.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true, value_parser = parse_elo)]
+    sprt: Option<Vec<f64>>,
+    /// Openings for the game pairs (implies pairs): a text file with one opening a line (GTP
+    /// vertices, colours alternating from the side to move, '#' comments), an SGF file, or a
+    /// directory of SGF files (each record's main line), used in order and round again. Without
+    /// it, pairs play built-in openings generated from --seed.
+    #[arg(long, value_name = "PATH")]
+    openings: Option<std::path::PathBuf>,
+    /// Moves of the built-in openings [default: 2] (implies pairs), or the most moves kept of
+    /// each --openings opening.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=1000))]
+    opening_moves: Option<u64>,
+}
+
+/// A fixed handicap: 2 stones or more (the board's limit is checked with the board size).
+fn parse_handicap(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 2 => Ok(n),
+        Ok(n) => Err(format!(
+            "{} stone{} is no fixed handicap: 2 or more (play without --handicap for none)",
+            n,
+            if n == 1 { "" } else { "s" }
+        )),
+        Err(_) => Err(format!("'{}' is not a number of stones", s)),
+    }
+}
+
+/// An Elo difference for --sprt.
+fn parse_elo(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("'{}' is not an Elo difference", s)),
+    }
 }
 
 fn parse_komi(s: &str) -> Result<HalfPoints, String> {
@@ -468,12 +519,27 @@ fn main() -> ExitCode {
                     )
                     .exit();
             }
+            let sprt = match m.sprt.as_deref() {
+                Some(&[elo0, elo1]) => match match_play::Sprt::new(elo0, elo1) {
+                    Ok(t) => Some(t),
+                    Err(e) => Cli::command()
+                        .error(clap::error::ErrorKind::ValueValidation, e)
+                        .exit(),
+                },
+                _ => None,
+            };
+            let handicap = m.handicap.unwrap_or(0);
             let config = MatchConfig {
                 black: m.black,
                 white: m.white,
-                games: m.games as usize,
+                games: m.games.unwrap_or(if sprt.is_some() { 1000 } else { 2 }) as usize,
                 size: m.size as usize,
-                komi: m.komi.unwrap_or(m.rules.default_komi),
+                // Handicap games are commonly played with half a point of komi.
+                komi: m.komi.unwrap_or(if handicap > 0 {
+                    HalfPoints(1)
+                } else {
+                    m.rules.default_komi
+                }),
                 rules: m.rules,
                 time: m.time.map(Duration::from_secs_f64),
                 fischer: m.fischer.map(|f| match_play::Fischer {
@@ -485,6 +551,11 @@ fn main() -> ExitCode {
                 sgf_dir: m.sgf_dir,
                 referee: m.referee,
                 seed: m.seed,
+                handicap,
+                fixed_colours: m.fixed_colours,
+                sprt,
+                openings: m.openings,
+                opening_moves: m.opening_moves.map(|n| n as usize),
             };
             return match match_play::run(&config, &mut std::io::stdout()) {
                 // The shell's convention for a program ended by SIGINT.

@@ -2,7 +2,8 @@
 //! judgement) and the referee's `final_score`, the referee's deciding when it gives one; and the
 //! result of a game decided otherwise (resignation, forfeit, time, no result).
 
-use super::game::{ask, failure_text, shown, End, Outcome, Table};
+use super::game::{End, Outcome, Table};
+use super::seat::{ask, failure_text, shown};
 use super::MatchConfig;
 use crate::board::Color;
 use crate::rules::Margin;

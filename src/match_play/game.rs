@@ -2,136 +2,22 @@
 //! `genmove` checked against tengen's authoritative record and passed on to the other engine and
 //! the referee), the pre-judgement opening and predictions, and how the game ends.
 
-use super::client::{Client, ClientError, Response};
+use super::client::ClientError;
+use super::openings::opening_text;
 use super::records::Records;
-use super::signals::{stop_requested, STOP};
+use super::seat::{ask, failure_text, prepare, shown, start, Failure, Seat};
+use super::signals::stop_requested;
 use super::stats::GameResult;
 use super::MatchConfig;
 use crate::board::Color;
 use crate::coords::{format_move, parse_vertex};
-use crate::game::Game;
+use crate::game::{Game, PlayedMove};
 use crate::prejudgement::Predictions;
 use crate::rules::Margin;
 use crate::search::judgement::StandaloneJudge;
 use crate::sgf;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// The most characters of an engine's or referee's own text (its name and version, an answer,
-/// an error message) that a message or record quotes: a name of a megabyte must not go into
-/// every record and game line.
-const SHOWN: usize = 100;
-
-/// An engine's or referee's text as a message or record quotes it: bounded (see [`SHOWN`]), and
-/// with its control characters escaped, so that a NUL or a terminal escape sequence it sends is
-/// shown, never acted on or written raw into a record.
-pub(super) fn shown(text: &str) -> String {
-    sgf::printable(text, SHOWN)
-}
-
-/// A running engine of one game, with what it said about itself.
-pub(super) struct Seat {
-    client: Client,
-    /// `name version`, for records and messages.
-    title: String,
-    commands: Vec<String>,
-}
-
-impl Seat {
-    fn lists(&self, command: &str) -> bool {
-        self.commands.iter().any(|c| c == command)
-    }
-}
-
-/// How a seat failed during a game.
-pub(super) enum Failure {
-    /// No answer in time, or the process ended: the engine loses.
-    Lost(ClientError),
-    /// An answer that makes the game impossible to continue (e.g. `boardsize` refused).
-    Refused(String),
-}
-
-pub(super) fn ask(seat: &mut Seat, command: &str, deadline: Duration) -> Result<String, Failure> {
-    match seat.client.send(command, deadline) {
-        Ok(Ok(text)) => Ok(text),
-        Ok(Err(msg)) => Err(Failure::Refused(format!(
-            "{} answered '{}' with '? {}'",
-            seat.title,
-            command,
-            shown(&msg)
-        ))),
-        Err(e) => Err(Failure::Lost(e)),
-    }
-}
-
-/// Starts an engine and learns its name and commands.
-fn start(command_line: &str, config: &MatchConfig) -> Result<Seat, String> {
-    let show = log::log_enabled!(log::Level::Debug);
-    let mut client =
-        Client::spawn(command_line, show).map_err(|e| format!("{}: {}", command_line, e))?;
-    client.stop_when(&STOP);
-    let deadline = config.setup_timeout();
-    let mut get = |cmd: &str| -> Result<Response, String> {
-        client
-            .send(cmd, deadline)
-            .map_err(|e| format!("{}: {}: {}", command_line, cmd, e))
-    };
-    let name = get("name")?.unwrap_or_default();
-    let version = get("version")?.unwrap_or_default();
-    let commands: Vec<String> = get("list_commands")?
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.trim().to_string())
-        .collect();
-    // Quoted in every message and record: escaped and bounded once, here.
-    let title = match (name.trim(), version.trim()) {
-        ("", _) => client.label.clone(),
-        (n, "") => shown(n),
-        (n, v) => format!("{} {}", shown(n), shown(v)),
-    };
-    Ok(Seat {
-        client,
-        title,
-        commands,
-    })
-}
-
-/// Sets a seat up for a new game: board, komi, rules and time as far as it lists them.
-fn prepare(seat: &mut Seat, config: &MatchConfig) -> Result<(), Failure> {
-    let d = config.setup_timeout();
-    ask(seat, &format!("boardsize {}", config.size), d)?;
-    ask(seat, "clear_board", d)?;
-    if seat.lists("komi") {
-        ask(seat, &format!("komi {}", config.komi), d)?;
-    }
-    if seat.lists("tengen-rules") {
-        ask(seat, &format!("tengen-rules {}", config.rules.name), d)?;
-    } else if seat.lists("kgs-rules") {
-        ask(seat, &format!("kgs-rules {}", config.rules.name), d)?;
-    }
-    if let Some(t) = config.time {
-        if seat.lists("time_settings") {
-            let secs = t.as_secs_f64().ceil().max(1.0) as u64;
-            ask(seat, &format!("time_settings 0 {} 1", secs), d)?;
-        }
-    }
-    if let Some(f) = config.fischer {
-        if seat.lists("kata-time_settings") {
-            let command = format!(
-                "kata-time_settings fischer {} {}",
-                f.main.as_secs_f64(),
-                f.increment.as_secs_f64()
-            );
-            ask(seat, &command, d)?;
-        } else {
-            log::warn!(
-                "{} does not list kata-time_settings: it is not told its Fischer clock",
-                seat.title
-            );
-        }
-    }
-    Ok(())
-}
 
 /// One engine's Fischer clock in a game.
 #[derive(Copy, Clone, Debug)]
@@ -237,7 +123,7 @@ enum Unplayed {
 /// predictions settle it).
 fn a_color_of(config: &MatchConfig, number: usize) -> Color {
     let first_player = config.rules.first_player;
-    if number % 2 == 1 {
+    if config.a_first(number) {
         first_player
     } else {
         first_player.opponent()
@@ -254,6 +140,8 @@ pub(super) struct Table {
     /// Why the referee stopped following the game, once it has.
     pub(super) referee_error: Option<String>,
     pub(super) game: Game,
+    /// The opening's moves (the first of the record's), for the record's comment.
+    opening: Vec<PlayedMove>,
     /// Engine A's colour (its seat's, until the pre-judgement predictions settle it).
     a_color: Color,
     /// Pre-judgement games: the two predictions once stated, the first mover's first.
@@ -268,16 +156,18 @@ pub enum Played {
     Interrupted(GameResult),
 }
 
-/// Plays game `number` and reports it, writing its SGF into `records` if given (a record that
-/// cannot be written is reported on stderr), a game ending on the board counted by tengen's
-/// `judge` too. `Err` when the match cannot be played as configured.
+/// Plays game `number` from `opening` (moves after the handicap, if any) and reports it,
+/// writing its SGF into `records` if given (a record that cannot be written is reported on
+/// stderr), a game ending on the board counted by tengen's `judge` too. `Err` when the match
+/// cannot be played as configured.
 pub fn play_game(
     config: &MatchConfig,
     number: usize,
+    opening: &[PlayedMove],
     records: Option<&mut Records>,
     judge: &mut StandaloneJudge,
 ) -> Result<Played, String> {
-    let (mut table, setup_end) = match Table::set_up(config, number) {
+    let (mut table, setup_end) = match Table::set_up(config, number, opening) {
         Ok(set) => set,
         Err(Unplayed::Config(e)) => return Err(e),
         Err(Unplayed::Void(winner, reason)) => {
@@ -333,8 +223,24 @@ impl Table {
     /// Starts the engines (and the referee) and sets them up for game `number`. In the first
     /// game, any failure is the configuration's (`Unplayed::Config`); later, an engine that
     /// cannot start forfeits and a refused setup leaves the game without result. An engine
-    /// lost during the setup ends the game at once (`Some` end).
-    fn set_up(config: &MatchConfig, number: usize) -> Result<(Table, Option<End>), Unplayed> {
+    /// lost during the setup ends the game at once (`Some` end). tengen's record starts with
+    /// the handicap and the opening, and each engine and the referee are brought to it.
+    fn set_up(
+        config: &MatchConfig,
+        number: usize,
+        opening: &[PlayedMove],
+    ) -> Result<(Table, Option<End>), Unplayed> {
+        let game = config.start_game().map_err(Unplayed::Config)?;
+        let mut game = game;
+        for m in opening {
+            game.play(m.color, m.mv).map_err(|e| {
+                Unplayed::Config(format!(
+                    "the opening {} is illegal: {}",
+                    opening_text(&game, opening),
+                    e
+                ))
+            })?;
+        }
         let a_color = a_color_of(config, number);
         let (black_cmd, white_cmd) = if a_color == Color::Black {
             (&config.black, &config.white)
@@ -387,14 +293,9 @@ impl Table {
             }
         }
 
-        let Some(mut game) = Game::new(config.size, config.rules) else {
-            return Err(Unplayed::Config("board size must be 2 to 25".to_string()));
-        };
-        game.set_komi(config.komi);
-
         let mut end = None;
         for color in [Color::Black, Color::White] {
-            match prepare(&mut seats[color.index()], config) {
+            match prepare(&mut seats[color.index()], config, &game) {
                 Ok(()) => {}
                 Err(Failure::Refused(msg)) if number == 1 => return Err(Unplayed::Config(msg)),
                 Err(Failure::Refused(msg)) => {
@@ -412,7 +313,7 @@ impl Table {
             }
         }
         if let Some(r) = referee.as_mut() {
-            if let Err(e) = prepare(r, config) {
+            if let Err(e) = prepare(r, config, &game) {
                 referee_error = Some(failure_text(&e));
             }
         }
@@ -422,6 +323,7 @@ impl Table {
             referee,
             referee_error,
             game,
+            opening: opening.to_vec(),
             a_color,
             predictions: None,
             clocks: config.fischer.map(|f| {
@@ -593,7 +495,7 @@ impl Table {
                 clocks.swap(0, 1);
             }
         }
-        let a_first = self.number % 2 == 1;
+        let a_first = config.a_first(self.number);
         self.a_color = if a_first == first_is_white {
             Color::White
         } else {
@@ -630,8 +532,13 @@ impl Table {
             white: Some(self.seats[1].title.clone()),
             result: (outcome.result != "?").then(|| outcome.result.clone()),
             comment: Some(format!(
-                "game {} of tengen match: {}",
-                self.number, outcome.reason
+                "game {} of tengen match{}: {}",
+                self.number,
+                match self.opening.len() {
+                    0 => String::new(),
+                    _ => format!(", opening {}", opening_text(&self.game, &self.opening)),
+                },
+                outcome.reason
             )),
             predictions: self.predictions,
         };
@@ -670,13 +577,6 @@ impl Table {
                 [c[a].least, c[1 - a].least]
             }),
         }
-    }
-}
-
-pub(super) fn failure_text(f: &Failure) -> String {
-    match f {
-        Failure::Lost(e) => e.to_string(),
-        Failure::Refused(msg) => msg.clone(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `tengen match`: engine-against-engine games over GTP, for strength measurements.
 //!
 //! Engine A is the `--black` command and moves first in odd-numbered games (Black; White under
-//! pre-judgement rules), second in even ones.
+//! pre-judgement rules), second in even ones, unless colours are fixed (A Black in every game).
 //! Every game starts fresh processes (so one game's crash or hang cannot leak into the next),
 //! sets them up with the standard commands they list, and asks the side to move for `genmove`
 //! under a deadline. tengen keeps the authoritative record: a move its rules refuse, a crash, an
@@ -24,30 +24,50 @@
 //! engines are told (`tengen-prejudgement P1 P2`), White moves, and the count is against the
 //! threshold (the game's komi), draws included. An engine without those commands cannot play.
 //!
+//! Handicap games (`--handicap N`) start from GTP's fixed placement ([`crate::search::handicap`],
+//! the crate's one table): tengen's record places it, and each engine and the referee is sent
+//! `fixed_handicap N`, its answer checked against those stones; White moves first. Paired games
+//! (`--sprt`, `--openings`, `--opening-moves`): games 2k − 1 and 2k share an opening, colours
+//! swapped, and each finished pair is counted by A's points over it; with `--sprt` the match
+//! stops as soon as the sequential test decides ([`sprt`]).
+//!
 //! One file per job: [`client`] (the controller side of GTP: an engine as a child process, with
-//! a deadline on every answer), `game` (one game: the engines set up, the turns, the
-//! pre-judgement opening), `count` (the count of a finished game: tengen's, from the search's
-//! judgement as its `final_score` gives it, and the referee's), `stats` (the results, the totals and
-//! the Wilson interval), `records` (the SGF directory) and `signals` (SIGINT and SIGTERM).
+//! a deadline on every answer), `seat` (an engine of one game: started, asked, set up), `game`
+//! (one game: the turns, the pre-judgement opening), `count` (the count of a finished game:
+//! tengen's, from the search's judgement as its `final_score` gives it, and the referee's),
+//! `stats` (the results, the totals and the Wilson interval), `openings` (the pairs' openings),
+//! `sprt` (pairs, the sequential test, the Elo estimate), `records` (the SGF directory) and
+//! `signals` (SIGINT and SIGTERM).
 
 pub mod client;
 mod count;
 mod game;
+pub mod openings;
 mod records;
+mod seat;
 mod signals;
+pub mod sprt;
 mod stats;
 
 pub use game::{play_game, Played};
+pub use openings::Openings;
 pub use records::Records;
 pub use signals::stop_requested;
+pub use sprt::Sprt;
 pub use stats::{game_line, wilson, GameResult, Side, Summary};
 
+use crate::game::Game;
 use crate::rules::Rules;
+use crate::search::handicap::{fixed_points, max_fixed};
 use crate::search::judgement::StandaloneJudge;
 use signals::stop_on_signals;
+use sprt::{pair_line, summary_lines, Ending, Pairs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The moves of the built-in openings when the pairs have no file of openings.
+pub const DEFAULT_OPENING_MOVES: usize = 2;
 
 /// What `tengen match` was asked to do.
 #[derive(Clone, Debug)]
@@ -71,8 +91,18 @@ pub struct MatchConfig {
     pub sgf_dir: Option<PathBuf>,
     /// A GTP engine that replays the games and counts them.
     pub referee: Option<String>,
-    /// Seed of tengen's dead-stone judgement.
+    /// Seed of tengen's dead-stone judgement and of the built-in openings.
     pub seed: u64,
+    /// Black's fixed handicap stones; 0 for none.
+    pub handicap: usize,
+    /// Engine A takes Black (the first move, or the handicap) in every game.
+    pub fixed_colours: bool,
+    /// The sequential probability ratio test on game pairs, stopping the match once decided.
+    pub sprt: Option<Sprt>,
+    /// A file or directory of openings for the game pairs.
+    pub openings: Option<PathBuf>,
+    /// The built-in openings' moves, or the most moves of each listed opening.
+    pub opening_moves: Option<usize>,
 }
 
 /// KataGo's Fischer time as the match keeps it: each engine starts with `main` and gets
@@ -110,6 +140,97 @@ impl MatchConfig {
     fn max_moves(&self) -> usize {
         self.max_moves.unwrap_or(3 * self.size * self.size)
     }
+
+    /// Whether engine A moves first (or takes the first player's seat) in game `number`.
+    fn a_first(&self, number: usize) -> bool {
+        self.fixed_colours || number % 2 == 1
+    }
+
+    /// Whether games come in pairs sharing an opening.
+    pub fn paired(&self) -> bool {
+        self.sprt.is_some() || self.openings.is_some() || self.opening_moves.is_some()
+    }
+
+    /// Refuses what cannot be played together, before any engine starts.
+    pub fn check(&self) -> Result<(), String> {
+        let placements = self.rules.opening_placements > 0;
+        if placements && (self.handicap > 0 || self.openings.is_some()) {
+            return Err(format!(
+                "--{}: not under {} rules (the opening placements take their place)",
+                if self.handicap > 0 {
+                    "handicap"
+                } else {
+                    "openings"
+                },
+                self.rules.name
+            ));
+        }
+        if placements && self.opening_moves.is_some_and(|n| n > 0) {
+            return Err(format!(
+                "--opening-moves: not under {} rules (the opening placements take their place)",
+                self.rules.name
+            ));
+        }
+        if self.handicap > 0 {
+            let most = max_fixed(self.size);
+            if most == 0 {
+                return Err(format!(
+                    "--handicap {}: a {}x{} board has no fixed handicap",
+                    self.handicap, self.size, self.size
+                ));
+            }
+            if !(2..=most).contains(&self.handicap) {
+                return Err(format!(
+                    "--handicap {}: a {}x{} board takes a fixed handicap of 2 to {} stones",
+                    self.handicap, self.size, self.size, most
+                ));
+            }
+        }
+        if self.sprt.is_some() && self.games % 2 == 1 {
+            return Err(format!(
+                "--games {}: the SPRT plays pairs of games, an even number",
+                self.games
+            ));
+        }
+        Ok(())
+    }
+
+    /// tengen's record of a game before its first move: the board, the komi, the handicap.
+    fn start_game(&self) -> Result<Game, String> {
+        let mut game = Game::new(self.size, self.rules)
+            .ok_or_else(|| "board size must be 2 to 25".to_string())?;
+        game.set_komi(self.komi);
+        if self.handicap > 0 {
+            let points = fixed_points(game.board(), self.handicap).ok_or_else(|| {
+                format!(
+                    "--handicap {}: no fixed placement on this board",
+                    self.handicap
+                )
+            })?;
+            game.place_handicap(&points)
+                .map_err(|e| format!("--handicap {}: {}", self.handicap, e))?;
+        }
+        Ok(game)
+    }
+
+    /// The pairs' openings, when games are paired: the listed ones, else the built-in ones
+    /// (none under rules with opening placements).
+    fn openings(&self, start: &Game) -> Result<Option<Openings>, String> {
+        if let Some(path) = &self.openings {
+            return Openings::load(path, start, self.opening_moves).map(Some);
+        }
+        if !self.paired() {
+            return Ok(None);
+        }
+        let moves = match self.rules.opening_placements {
+            0 => self.opening_moves.unwrap_or(DEFAULT_OPENING_MOVES),
+            _ => 0,
+        };
+        Ok(Some(Openings::Generated {
+            moves,
+            seed: self.seed,
+        }))
+    }
 }
 
 /// Plays the whole match, printing one line per game and the summary to `out`.
@@ -118,6 +239,9 @@ impl MatchConfig {
 /// SIGTERM, the game in progress not counted), or when the first game shows the configuration
 /// cannot be played (then `Err` after the summary).
 pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String> {
+    config.check()?;
+    let start = config.start_game()?;
+    let openings = config.openings(&start)?;
     let mut records = match &config.sgf_dir {
         Some(dir) => Some(Records::open(dir)?),
         None => None,
@@ -129,10 +253,19 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
-        "match: {} games, {}x{}, komi {}, {} rules{}",
+        "match: {}{} games, {}x{}{}, komi {}, {} rules{}{}",
+        if config.sprt.is_some() {
+            "at most "
+        } else {
+            ""
+        },
         config.games,
         config.size,
         config.size,
+        match config.handicap {
+            0 => String::new(),
+            n => format!(", handicap {}", n),
+        },
         if config.rules.komi_from_predictions {
             "from the predictions".to_string()
         } else {
@@ -147,12 +280,37 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
                 f.increment.as_secs_f64()
             ),
             (None, None) => String::new(),
+        },
+        if config.fixed_colours {
+            ", A Black in every game"
+        } else {
+            ""
         }
     )
     .map_err(io)?;
     writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
+    if let Some(o) = &openings {
+        writeln!(out, "pairs of games, colours swapped, {}", o.describe()).map_err(io)?;
+    }
+    if let Some(t) = config.sprt {
+        let (lower, upper) = Sprt::bounds();
+        writeln!(
+            out,
+            "SPRT elo0 {} elo1 {} (logistic Elo of A over B, pentanomial, alpha {}, beta {}): \
+             stops when the LLR leaves [{:.2}, {:.2}]",
+            t.elo0,
+            t.elo1,
+            sprt::ALPHA,
+            sprt::BETA,
+            lower,
+            upper
+        )
+        .map_err(io)?;
+    }
     out.flush().map_err(io)?;
     let mut summary = Summary::default();
+    let mut pairs = Pairs::default();
+    let mut decided = None;
     let mut failure = None;
     // One judge, with its threads, counts every game of the match.
     let mut judge = StandaloneJudge::default();
@@ -160,10 +318,21 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
         if stop_requested() {
             break;
         }
-        match play_game(config, number, records.as_mut(), &mut judge) {
+        let opening = openings
+            .as_ref()
+            .map(|o| o.for_pair(number.div_ceil(2), &start))
+            .unwrap_or_default();
+        match play_game(config, number, &opening, records.as_mut(), &mut judge) {
             Ok(Played::Counted(g)) => {
                 summary.add(&g);
                 writeln!(out, "{}", game_line(&g)).map_err(io)?;
+                if openings.is_some() {
+                    if let Some(pair) = pairs.add(number, g.a_half_points()) {
+                        let llr = config.sprt.map(|t| t.llr(&pairs.pentanomial));
+                        writeln!(out, "{}", pair_line(pair, llr)).map_err(io)?;
+                        decided = llr.and_then(Sprt::verdict);
+                    }
+                }
             }
             Ok(Played::Interrupted(g)) => {
                 writeln!(
@@ -181,6 +350,10 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
             }
         }
         out.flush().map_err(io)?;
+        if decided.is_some() {
+            writeln!(out, "match stopped by the SPRT after {} games", number).map_err(io)?;
+            break;
+        }
     }
     if stop_requested() {
         writeln!(out, "match stopped by a signal").map_err(io)?;
@@ -207,6 +380,19 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
             if summary.decided() == 1 { "" } else { "s" }
         )
         .map_err(io)?;
+    }
+    if openings.is_some() {
+        let test = config.sprt.map(|t| {
+            let ending = match decided {
+                Some(v) => Ending::Decided(v),
+                None if stop_requested() || failure.is_some() => Ending::Stopped,
+                None => Ending::Limit,
+            };
+            (t, ending)
+        });
+        for line in summary_lines(&pairs, test) {
+            writeln!(out, "{}", line).map_err(io)?;
+        }
     }
     if config.fischer.is_some() {
         let least = |t: Option<Duration>| {

@@ -44,6 +44,16 @@ impl GameResult {
             .map(|c| if c == self.a_color { Side::A } else { Side::B })
     }
 
+    /// A's half points from the game (2 a win, 1 a draw, 0 a loss); `None` without result.
+    pub fn a_half_points(&self) -> Option<usize> {
+        match (self.winner_side(), self.decided()) {
+            (Some(Side::A), _) => Some(2),
+            (Some(Side::B), _) => Some(0),
+            (None, true) => Some(1),
+            (None, false) => None,
+        }
+    }
+
     /// Whether the game has a result (a win or a draw), as opposed to an error.
     pub fn decided(&self) -> bool {
         self.result != "?"
