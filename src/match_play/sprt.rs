@@ -195,14 +195,17 @@ impl Pentanomial {
     }
 
     /// A's Elo over B from the mean score, with the 95% interval of the mean turned into Elo;
-    /// `None` before the first pair.
-    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+    /// `None` before the first pair, and the interval `None` while every pair has scored the
+    /// same (the spread is then unknown, not zero).
+    pub fn elo(&self) -> Option<(f64, Option<(f64, f64)>)> {
         let (mean, var) = self.moments()?;
+        if self.counts.iter().filter(|&&c| c > 0).count() < 2 {
+            return Some((elo_of_score(mean), None));
+        }
         let half = 1.959_963_984_540_054 * (var / self.pairs() as f64).sqrt();
         Some((
             elo_of_score(mean),
-            elo_of_score(mean - half),
-            elo_of_score(mean + half),
+            Some((elo_of_score(mean - half), elo_of_score(mean + half))),
         ))
     }
 }
@@ -296,12 +299,14 @@ pub fn summary_lines(pairs: &Pairs, test: Option<(Sprt, Ending)>) -> Vec<String>
             n => format!(", {} left out (a game without result)", n),
         }
     )];
-    if let Some((elo, lo, hi)) = p.elo() {
+    if let Some((elo, interval)) = p.elo() {
         lines.push(format!(
-            "Elo of A over B {} (95% CI {} to {}, logistic, {} pair{})",
+            "Elo of A over B {} ({}, logistic, {} pair{})",
             elo_text(elo),
-            elo_text(lo),
-            elo_text(hi),
+            match interval {
+                Some((lo, hi)) => format!("95% CI {} to {}", elo_text(lo), elo_text(hi)),
+                None => "no interval while every pair scores the same".to_string(),
+            },
             p.pairs(),
             if p.pairs() == 1 { "" } else { "s" }
         ));
@@ -460,11 +465,16 @@ mod tests {
         let pairs = Pentanomial {
             counts: [0, 4, 0, 4, 0],
         };
-        let (elo, lo, hi) = pairs.elo().unwrap();
+        let (elo, interval) = pairs.elo().unwrap();
+        let (lo, hi) = interval.unwrap();
         let half = 1.959_963_984_540_054 * (1.0f64 / 128.0).sqrt();
         assert!(close(elo, 0.0, 1e-9));
         assert!(close(hi, elo_of_score(0.5 + half), 1e-9) && close(lo, -hi, 1e-9));
         assert!(Pentanomial::default().elo().is_none());
+        let same = Pentanomial {
+            counts: [0, 0, 3, 0, 0],
+        };
+        assert_eq!(same.elo(), Some((0.0, None)));
     }
 
     #[test]
