@@ -90,7 +90,7 @@ fn the_sprt_accepts_h1_early_with_pairs_of_swapped_colours() {
     let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
     // Five pairs of wins reach the bound; a loss or two may cost a few more.
     assert!(games.len() >= 10 && games.len() < 30, "{}", stdout);
-    assert!(games.len() % 2 == 0, "{}", stdout);
+    assert!(games.len().is_multiple_of(2), "{}", stdout);
     assert!(stdout.contains(&format!(
         "match stopped by the SPRT after {} games",
         games.len()

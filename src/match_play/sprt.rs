@@ -270,7 +270,7 @@ pub fn pair_line(pair: Pair, llr: Option<f64>) -> String {
 
 /// A number of half points as points: `1.5`, `2`.
 fn half_text(h: usize) -> String {
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         format!("{}", h / 2)
     } else {
         format!("{}.5", h / 2)
