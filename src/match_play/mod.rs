@@ -290,7 +290,12 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     .map_err(io)?;
     writeln!(out, "A: {}\nB: {}", config.black, config.white).map_err(io)?;
     if let Some(o) = &openings {
-        writeln!(out, "pairs of games, colours swapped, {}", o.describe()).map_err(io)?;
+        let colours = if config.fixed_colours {
+            "A Black in both"
+        } else {
+            "colours swapped"
+        };
+        writeln!(out, "pairs of games, {}, {}", colours, o.describe()).map_err(io)?;
     }
     if let Some(t) = config.sprt {
         let (lower, upper) = Sprt::bounds();
