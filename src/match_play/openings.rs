@@ -106,6 +106,7 @@ impl Openings {
                 if list.len() == 1 { "" } else { "s" },
                 from
             ),
+            Openings::Generated { moves: 0, .. } => "no opening moves".to_string(),
             Openings::Generated { moves, seed } => format!(
                 "openings of {} move{} generated from seed {}",
                 moves,

@@ -44,7 +44,8 @@ pub fn elo_text(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{:+.1}", elo)
+        // Adding 0.0 turns −0.0 into 0.0.
+        format!("{:+.1}", elo + 0.0)
     }
 }
 
@@ -356,6 +357,7 @@ mod tests {
         assert_eq!(elo_of_score(1.0), f64::INFINITY);
         assert_eq!(elo_text(f64::NEG_INFINITY), "-inf");
         assert_eq!(elo_text(12.345), "+12.3");
+        assert_eq!(elo_text(elo_of_score(0.5)), "+0.0");
     }
 
     #[test]
