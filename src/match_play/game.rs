@@ -230,8 +230,7 @@ impl Table {
         number: usize,
         opening: &[PlayedMove],
     ) -> Result<(Table, Option<End>), Unplayed> {
-        let game = config.start_game().map_err(Unplayed::Config)?;
-        let mut game = game;
+        let mut game = config.start_game().map_err(Unplayed::Config)?;
         for m in opening {
             game.play(m.color, m.mv).map_err(|e| {
                 Unplayed::Config(format!(
