@@ -227,8 +227,7 @@ impl SharedOwnership {
         }
         self.playouts.fetch_add(local.playouts, Relaxed);
         self.margin_halves.fetch_add(local.margin_halves, Relaxed);
-        self.margin_squares
-            .fetch_add(local.margin_squares, Relaxed);
+        self.margin_squares.fetch_add(local.margin_squares, Relaxed);
         for (shared, sums) in self.move_margins.iter().zip(local.move_margins.iter_mut()) {
             for (s, v) in shared.iter().zip(sums.iter_mut()) {
                 s.fetch_add(*v, Relaxed);

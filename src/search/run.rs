@@ -302,9 +302,8 @@ impl Runner {
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
-        let ownership = carried.unwrap_or_else(|| {
-            SharedOwnership::new(root.root_moves.len(), watch.ownership_detail)
-        });
+        let ownership = carried
+            .unwrap_or_else(|| SharedOwnership::new(root.root_moves.len(), watch.ownership_detail));
         let ownership_floor = budget
             .visits
             .map_or(0, |m| m.min(OWNERSHIP_FLOOR))
