@@ -116,15 +116,17 @@ impl Shared {
         }
     }
 
-    /// Stops the running searches and drops the queued tasks.
-    fn stop_everything(&self) {
+    /// Stops the running searches and drops the queued tasks, which it returns.
+    fn stop_everything(&self) -> Vec<Task> {
         let mut q = self.lock();
-        q.waiting.clear();
+        let mut dropped = std::mem::take(&mut q.waiting).into_vec();
         q.closed = true;
         for (_, _, stop) in &q.running {
             stop.store(true, Relaxed);
         }
         self.ready.notify_all();
+        dropped.sort_by_key(|t| t.seq);
+        dropped
     }
 }
 
@@ -151,7 +153,9 @@ pub fn run(options: &Options, input: impl BufRead, output: Box<dyn Write + Send>
         }
         read(options, input, &shared);
         if options.quit_without_waiting {
-            shared.stop_everything();
+            for t in shared.stop_everything() {
+                shared.emit(&result::no_results(&t.query.id, t.turn));
+            }
         } else {
             let mut q = shared.lock();
             q.closed = true;
