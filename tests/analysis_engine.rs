@@ -33,7 +33,11 @@ fn replay(input: &str, flags: &[&str]) -> Vec<Value> {
     let start = Instant::now();
     let out = child.wait_with_output().unwrap();
     assert!(start.elapsed() < Duration::from_secs(120));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -61,8 +65,19 @@ fn error_for<'a>(lines: &'a [Value], id: &str) -> &'a Value {
 
 /// The fields every analysed move carries, as KataGo's protocol names them.
 const MOVE_FIELDS: &[&str] = &[
-    "move", "visits", "edgeVisits", "winrate", "scoreMean", "scoreLead", "scoreStdev",
-    "scoreSelfplay", "utility", "lcb", "prior", "order", "pv",
+    "move",
+    "visits",
+    "edgeVisits",
+    "winrate",
+    "scoreMean",
+    "scoreLead",
+    "scoreStdev",
+    "scoreSelfplay",
+    "utility",
+    "lcb",
+    "prior",
+    "order",
+    "pv",
 ];
 
 fn check_result(r: &Value, points: usize) {
@@ -80,7 +95,15 @@ fn check_result(r: &Value, points: usize) {
         assert_eq!(m["pv"][0], m["move"]);
     }
     let root = &r["rootInfo"];
-    for f in ["currentPlayer", "visits", "winrate", "scoreLead", "scoreStdev", "utility", "lcb"] {
+    for f in [
+        "currentPlayer",
+        "visits",
+        "winrate",
+        "scoreLead",
+        "scoreStdev",
+        "utility",
+        "lcb",
+    ] {
         assert!(root.get(f).is_some(), "rootInfo lacks {}: {}", f, r);
     }
     let visits: u64 = infos.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
@@ -96,30 +119,51 @@ fn query_file_gets_the_protocols_answers() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/analysis/queries.jsonl"),
     )
     .unwrap();
-    let lines = replay(&input, &["--seed", "1", "--threads", "1", "--analysis-threads", "2"]);
+    let lines = replay(
+        &input,
+        &["--seed", "1", "--threads", "1", "--analysis-threads", "2"],
+    );
 
     // Actions are echoed; the version carries tengen's.
     let version = lines.iter().find(|l| l["id"] == "version").unwrap();
     assert_eq!(version["action"], "query_version");
     assert_eq!(version["version"], env!("CARGO_PKG_VERSION"));
-    for (id, action) in [("cache", "clear_cache"), ("stop", "terminate"), ("end", "terminate_all")] {
-        assert!(lines.iter().any(|l| l["id"] == id && l["action"] == action), "{}", id);
+    for (id, action) in [
+        ("cache", "clear_cache"),
+        ("stop", "terminate"),
+        ("end", "terminate_all"),
+    ] {
+        assert!(
+            lines.iter().any(|l| l["id"] == id && l["action"] == action),
+            "{}",
+            id
+        );
     }
 
     // The full query: three turns, every field asked for, White's view.
     let full = finals(&lines, "full");
-    let turns: Vec<u64> = full.iter().map(|r| r["turnNumber"].as_u64().unwrap()).collect();
+    let turns: Vec<u64> = full
+        .iter()
+        .map(|r| r["turnNumber"].as_u64().unwrap())
+        .collect();
     assert_eq!(turns, [0, 2, 4]);
     for r in &full {
         check_result(r, 81);
-        assert_eq!(r["rootInfo"]["currentPlayer"], "W", "initialPlayer W, then W after 4 moves");
+        assert_eq!(
+            r["rootInfo"]["currentPlayer"], "W",
+            "initialPlayer W, then W after 4 moves"
+        );
         assert_eq!(r["rootInfo"]["visits"], 60);
         assert_eq!(r["ownershipStdev"].as_array().unwrap().len(), 81);
         let policy = r["policy"].as_array().unwrap();
         assert_eq!(policy.len(), 82, "every point and the pass");
         // C3 holds an initial stone: illegal.
         assert_eq!(policy[6 * 9 + 2], -1.0);
-        let legal: f64 = policy.iter().filter_map(Value::as_f64).filter(|p| *p >= 0.0).sum();
+        let legal: f64 = policy
+            .iter()
+            .filter_map(Value::as_f64)
+            .filter(|p| *p >= 0.0)
+            .sum();
         assert!((legal - 1.0).abs() < 1e-3, "{}", legal);
         for m in r["moveInfos"].as_array().unwrap() {
             let pv = m["pv"].as_array().unwrap();
@@ -136,8 +180,18 @@ fn query_file_gets_the_protocols_answers() {
         .filter(|l| l["id"] == "full" && l.get("warning").is_some())
         .map(|l| l["field"].as_str().unwrap())
         .collect();
-    for field in ["frobnicate", "rootPolicyTemperature", "rootFpuReductionMax", "overrideSettings"] {
-        assert!(warned.contains(&field), "warning for {}: {:?}", field, warned);
+    for field in [
+        "frobnicate",
+        "rootPolicyTemperature",
+        "rootFpuReductionMax",
+        "overrideSettings",
+    ] {
+        assert!(
+            warned.contains(&field),
+            "warning for {}: {:?}",
+            field,
+            warned
+        );
     }
 
     // The same seeded search in two views: Black's is the mirror of the side to move's.
@@ -161,7 +215,10 @@ fn query_file_gets_the_protocols_answers() {
     check_result(finals(&lines, "rulesobject")[0], 81);
     let pre = finals(&lines, "prejudgement")[0];
     assert_eq!(pre["rootInfo"]["currentPlayer"], "W");
-    assert_eq!(finals(&lines, "handicap")[0]["rootInfo"]["currentPlayer"], "W");
+    assert_eq!(
+        finals(&lines, "handicap")[0]["rootInfo"]["currentPlayer"],
+        "W"
+    );
     let after = finals(&lines, "after");
     assert_eq!(after.len(), 3);
     let players: Vec<&str> = after
@@ -198,19 +255,27 @@ fn query_file_gets_the_protocols_answers() {
         let e = error_for(&lines, id);
         assert_eq!(e["field"], field, "{}", e);
         assert!(e["error"].as_str().unwrap().contains(text), "{}", e);
-        assert!(finals(&lines, id).iter().all(|l| l.get("moveInfos").is_none()));
+        assert!(finals(&lines, id)
+            .iter()
+            .all(|l| l.get("moveInfos").is_none()));
     }
     let general: Vec<&Value> = lines
         .iter()
         .filter(|l| l.get("error").is_some() && l.get("id").is_none())
         .collect();
-    assert_eq!(general.len(), 2, "the non-JSON line and the query without id: {:?}", general);
+    assert_eq!(
+        general.len(),
+        2,
+        "the non-JSON line and the query without id: {:?}",
+        general
+    );
     assert!(general.iter().any(|l| l["field"] == "id"));
 
     // Nothing else: every line is one of the above.
     let mut ids: HashMap<String, usize> = HashMap::new();
     for l in &lines {
-        *ids.entry(l["id"].as_str().unwrap_or("").to_string()).or_default() += 1;
+        *ids.entry(l["id"].as_str().unwrap_or("").to_string())
+            .or_default() += 1;
     }
     assert!(!ids.contains_key("unknown"));
 }
@@ -223,7 +288,13 @@ fn quit_without_waiting_ends_every_turn() {
     let start = Instant::now();
     let lines = replay(
         &format!("{}\n", query),
-        &["--threads", "1", "--analysis-threads", "1", "--quit-without-waiting"],
+        &[
+            "--threads",
+            "1",
+            "--analysis-threads",
+            "1",
+            "--quit-without-waiting",
+        ],
     );
     assert!(start.elapsed() < Duration::from_secs(20));
     // The running one answers with what it has (or noResults), the queued ones noResults.

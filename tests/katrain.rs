@@ -12,9 +12,12 @@ use std::process::Command;
 const KATRAIN: &str = "katrain==1.20.0";
 
 fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {} ({}): install python3 and python3-venv", what, e));
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {} ({}): install python3 and python3-venv",
+            what, e
+        )
+    });
     let text = format!(
         "{} ({})\n--- stdout ---\n{}--- stderr ---\n{}",
         what,
