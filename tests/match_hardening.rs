@@ -615,7 +615,7 @@ fn a_forfeit_and_a_quit_leave_no_process_of_the_engines_behind() {
     );
     assert_eq!(
         left,
-        [],
+        [0u32; 0],
         "left running (wrapper {}, hung engine {}, white's child {})",
         wrapper_pid,
         hung_pid,
@@ -649,7 +649,7 @@ fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
     assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
     assert_eq!(
         left,
-        [],
+        [0u32; 0],
         "left running (wrapper {}, hung engine {})",
         wrapper_pid,
         hung_pid
