@@ -12,10 +12,12 @@
 //! capture races, unconditional life) → `dead` (which stones are dead at the end, from an
 //! ownership map) · `patterns` (move weights learned from game records, as the engine reads
 //! them) → `search` (the player) → `sgf` (game records) → the tools at the top: `gtp` (the
-//! protocol, engine side) · `match_play` (engine-against-engine games, with the controller side
+//! protocol, engine side) · `analysis_engine` (KataGo's JSON analysis protocol over the same
+//! search) · `match_play` (engine-against-engine games, with the controller side
 //! of GTP) · `review` (a game record annotated by the search) · `train_patterns` (fitting the
 //! pattern weights to game records) · `bench` (playout and search speed).
 
+pub mod analysis_engine;
 pub mod bench;
 pub mod board;
 pub mod coords;

@@ -1,5 +1,5 @@
 //! The `tengen` command line: the GTP engine (the default action, `gtp`), engine-against-engine
-//! matches (`match`), and subcommands for verification (`perft`), speed (`bench`) and
+//! matches (`match`), KataGo's JSON analysis protocol (`analysis`), and subcommands for verification (`perft`), speed (`bench`) and
 //! learning move patterns from game records (`train-patterns`).
 //!
 //! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
@@ -252,6 +252,34 @@ enum Command {
     /// each move's win rate (Black's), score lead, best move and variation, and the biggest
     /// swings in the root comment. Progress and the swings go to stderr; stdout stays unused.
     Review(ReviewArgs),
+    /// Speak KataGo's JSON analysis-engine protocol on stdin/stdout (KaTrain's custom engine,
+    /// batch-review tools): one query a line, one result a line per analysed turn, several
+    /// positions searched at once.
+    Analysis(AnalysisArgs),
+}
+
+/// `tengen analysis`: how many positions at once, and the engine's flags (--threads is each
+/// position's search threads, --visits the maxVisits of a query that gives none).
+#[derive(Args)]
+struct AnalysisArgs {
+    /// Positions searched at once (KataGo's numAnalysisThreads) [default: all cores]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    analysis_threads: Option<u64>,
+    /// Whose view win rates, score leads and ownership are reported in unless a query's
+    /// overrideSettings say otherwise: black, white or sidetomove [default: black]
+    #[arg(long, value_name = "VIEW", value_parser = parse_perspective)]
+    report_winrates_as: Option<tengen::analysis_engine::query::Perspective>,
+    /// When the input ends, stop the running searches (each answers with what it has) and drop
+    /// the queued ones, instead of finishing them.
+    #[arg(long)]
+    quit_without_waiting: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+fn parse_perspective(s: &str) -> Result<tengen::analysis_engine::query::Perspective, String> {
+    tengen::analysis_engine::query::Perspective::parse(s)
+        .ok_or_else(|| format!("'{}': use black, white or sidetomove", s))
 }
 
 /// `tengen review`: the record, where the annotated copy goes, and the engine's flags (the
@@ -625,6 +653,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Review(args)) => return run_review(args, cli.engine),
+        Some(Command::Analysis(args)) => return run_analysis(args, cli.engine),
         Some(Command::TrainPatterns(args)) => {
             use tengen::train_patterns;
             let config = train_patterns::RunConfig {
@@ -684,6 +713,39 @@ fn run_gtp(args: EngineArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs the JSON analysis engine on stdin and stdout until the input ends.
+fn run_analysis(args: AnalysisArgs, outer: EngineArgs) -> ExitCode {
+    use tengen::analysis_engine::{self, query::Defaults, query::Perspective};
+    let engine = args.engine.or(outer);
+    let mut options = match engine.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tengen analysis: {}", e);
+            return ExitCode::from(2);
+        }
+    };
+    // Positions are searched side by side, one thread each unless told otherwise.
+    if engine.threads.is_none() {
+        options.search.threads = 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let options = analysis_engine::Options {
+        analysis_threads: args.analysis_threads.map_or(cores, |n| n as usize),
+        defaults: Defaults {
+            visits: options.search.visits.unwrap_or(500),
+            perspective: args.report_winrates_as.unwrap_or(Perspective::Black),
+        },
+        search: options.search,
+        quit_without_waiting: args.quit_without_waiting,
+    };
+    analysis_engine::run(
+        &options,
+        std::io::stdin().lock(),
+        Box::new(std::io::stdout()),
+    );
+    ExitCode::SUCCESS
 }
 
 /// Reviews a record and writes the annotated copy; progress and the swings go to stderr.

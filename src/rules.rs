@@ -167,6 +167,29 @@ pub enum Scoring {
     Territory,
 }
 
+/// A ruleset's fields as KataGo names them (its `hasButton` is always false here).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct KataRules {
+    pub ko: &'static str,
+    pub scoring: &'static str,
+    pub tax: &'static str,
+    pub suicide: bool,
+    pub white_handicap_bonus: &'static str,
+    pub friendly_pass_ok: bool,
+}
+
+impl HandicapBonus {
+    /// KataGo's name of a handicap bonus (`0`, `N`, `N-1`), read back.
+    pub fn from_katago(name: &str) -> Option<HandicapBonus> {
+        match name {
+            "0" => Some(HandicapBonus::None),
+            "N" => Some(HandicapBonus::PerStone),
+            "N-1" => Some(HandicapBonus::PerStoneAfterFirst),
+            _ => None,
+        }
+    }
+}
+
 /// A ruleset: every field an independent question that the game, search and scorer ask.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Rules {
@@ -314,6 +337,35 @@ impl Rules {
                 Some(Rules::tromp_taylor())
             }
             _ => None,
+        }
+    }
+
+    /// This ruleset in KataGo's vocabulary of rules (`kata-get-rules`, the analysis engine's
+    /// `rules` objects). Pre-judgement's own features (White first, the free placements, the
+    /// predicted komi) have no KataGo field.
+    pub fn katago(&self) -> KataRules {
+        KataRules {
+            ko: match self.ko {
+                KoRule::Basic => "SIMPLE",
+                KoRule::PositionalSuperko => "POSITIONAL",
+                KoRule::SituationalSuperko => "SITUATIONAL",
+            },
+            scoring: match self.scoring {
+                Scoring::Area => "AREA",
+                Scoring::Territory => "TERRITORY",
+            },
+            // Territory counting gives the eyes of groups in seki to nobody.
+            tax: match self.scoring {
+                Scoring::Area => "NONE",
+                Scoring::Territory => "SEKI",
+            },
+            suicide: self.suicide_legal,
+            white_handicap_bonus: match self.handicap_bonus {
+                HandicapBonus::None => "0",
+                HandicapBonus::PerStone => "N",
+                HandicapBonus::PerStoneAfterFirst => "N-1",
+            },
+            friendly_pass_ok: self.dead_stones_lifted,
         }
     }
 

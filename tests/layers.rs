@@ -19,7 +19,14 @@ const LAYERS: &[&[&str]] = &[
     &["dead", "patterns"],
     &["search"],
     &["sgf"],
-    &["bench", "gtp", "match_play", "review", "train_patterns"],
+    &[
+        "analysis_engine",
+        "bench",
+        "gtp",
+        "match_play",
+        "review",
+        "train_patterns",
+    ],
 ];
 
 /// The layer of a room, if it has one.

@@ -614,12 +614,9 @@ fn a_forfeit_and_a_quit_leave_no_process_of_the_engines_behind() {
         stdout
     );
     assert_eq!(
-        left,
-        [],
+        left, [0u32; 0],
         "left running (wrapper {}, hung engine {}, white's child {})",
-        wrapper_pid,
-        hung_pid,
-        background_pid
+        wrapper_pid, hung_pid, background_pid
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -648,11 +645,9 @@ fn sigint_leaves_no_process_of_a_wrapped_engine_behind() {
     assert_eq!(out.status.code(), Some(130), "{}", stdout);
     assert_ne!(wrapper_pid, hung_pid, "the wrapper replaced itself");
     assert_eq!(
-        left,
-        [],
+        left, [0u32; 0],
         "left running (wrapper {}, hung engine {})",
-        wrapper_pid,
-        hung_pid
+        wrapper_pid, hung_pid
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -340,7 +340,7 @@ fn vertex_list(board: &Board, s: &str, key: &str) -> Result<Vec<Move>, String> {
 
 /// One report line: an `info` block per shown move, then the ownership if asked.
 fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -> String {
-    let shown = shown_moves(a, request);
+    let shown = a.shown(request.minmoves, request.maxmoves);
     let mut line = String::new();
     for (order, m) in shown.iter().enumerate() {
         if order > 0 {
@@ -389,21 +389,6 @@ fn push_values(line: &mut String, key: &str, values: &[f32]) {
     for v in values {
         line.push_str(&format!(" {:.4}", v));
     }
-}
-
-/// The moves to show: the visited ones best first (at most `maxmoves`), then unvisited ones by
-/// prior up to `minmoves`; at least the best move.
-fn shown_moves<'a>(a: &'a Analysis, request: &Request) -> Vec<&'a MoveInfo> {
-    let cap = request.maxmoves.unwrap_or(usize::MAX);
-    let mut shown: Vec<&MoveInfo> = a.moves.iter().filter(|m| m.visits > 0).take(cap).collect();
-    let want = request.minmoves.min(cap).max(1);
-    for m in a.moves.iter().filter(|m| m.visits == 0) {
-        if shown.len() >= want {
-            break;
-        }
-        shown.push(m);
-    }
-    shown
 }
 
 fn info_block(board: &Board, m: &MoveInfo, order: usize, dialect: Dialect) -> String {
@@ -548,6 +533,8 @@ mod tests {
                     lcb: 0.5,
                     prior: 0.25,
                     score_lead: 2.5,
+                    score_stdev: 10.0,
+                    utility: 0.3,
                     pv: vec![Move::Play(d4), Move::Play(e5)],
                     pv_visits: vec![20, 12],
                     ownership: vec![0.25; 81],
@@ -559,6 +546,8 @@ mod tests {
                     lcb: 0.0,
                     prior: 0.5,
                     score_lead: 0.0,
+                    score_stdev: 10.0,
+                    utility: 1.0,
                     pv: vec![Move::Play(e5)],
                     pv_visits: vec![0],
                     ownership: vec![-0.75; 81],
@@ -567,6 +556,9 @@ mod tests {
             root_visits: 20,
             root_winrate: 0.625,
             root_score_lead: 2.5,
+            root_lcb: 0.4,
+            root_utility: 0.3,
+            score_stdev: 10.0,
             score_lead: 2.0,
             ownership_playouts: 30,
             ownership: vec![0.5; 81],

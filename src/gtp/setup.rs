@@ -8,7 +8,7 @@ use super::{parse_uint, Answer, Engine};
 use crate::board::{Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::coords::{format_points, parse_vertex};
 use crate::game::{Game, GameError};
-use crate::rules::{HalfPoints, HandicapBonus, KoRule, Rules, Scoring};
+use crate::rules::{HalfPoints, Rules};
 use crate::search::handicap::{self, fixed_points, max_fixed};
 
 pub fn boardsize(engine: &mut Engine, args: &[&str]) -> Answer {
@@ -182,26 +182,11 @@ pub fn kata_set_rules(engine: &mut Engine, args: &[&str]) -> Answer {
 /// alphabetical), each field read off the rules. Pre-judgement's own features (White first, the
 /// free placements, the predicted komi) have no KataGo field; `tengen-rules` names the ruleset.
 pub fn kata_get_rules(engine: &mut Engine, _: &[&str]) -> Answer {
-    let r = engine.game().rules();
-    let ko = match r.ko {
-        KoRule::Basic => "SIMPLE",
-        KoRule::PositionalSuperko => "POSITIONAL",
-        KoRule::SituationalSuperko => "SITUATIONAL",
-    };
-    let (scoring, tax) = match r.scoring {
-        Scoring::Area => ("AREA", "NONE"),
-        // Territory counting gives the eyes of groups in seki to nobody.
-        Scoring::Territory => ("TERRITORY", "SEKI"),
-    };
-    let bonus = match r.handicap_bonus {
-        HandicapBonus::None => "0",
-        HandicapBonus::PerStone => "N",
-        HandicapBonus::PerStoneAfterFirst => "N-1",
-    };
+    let k = engine.game().rules().katago();
     Ok(format!(
         "{{\"friendlyPassOk\":{},\"hasButton\":false,\"ko\":\"{}\",\"scoring\":\"{}\",\
          \"suicide\":{},\"tax\":\"{}\",\"whiteHandicapBonus\":\"{}\"}}",
-        r.dead_stones_lifted, ko, scoring, r.suicide_legal, tax, bonus
+        k.friendly_pass_ok, k.ko, k.scoring, k.suicide, k.tax, k.white_handicap_bonus
     ))
 }
 

@@ -3,6 +3,10 @@
 //! analysis commands; and what a controller may ask of a search while it runs (stop now, report
 //! every so often, keep away from some moves).
 //!
+//! Both front ends, GTP's `kata-analyze` family and the JSON analysis engine, format this one
+//! snapshot: every figure they show is computed here once, and which moves a report shows
+//! ([`Analysis::shown`]) is decided here too, so the two never disagree.
+//!
 //! A snapshot only reads the tree's atomics, so it may be taken while workers are still adding
 //! playouts; its numbers are then a few playouts out of step with each other, never torn.
 
@@ -123,6 +127,13 @@ pub struct MoveInfo {
     /// The side to move's mean lead in points at the end of the playouts through the move,
     /// under the game's counting, komi and compensation included.
     pub score_lead: f64,
+    /// The standard deviation of the final margin over those playouts, in points (before
+    /// any, the position's over all playouts).
+    pub score_stdev: f64,
+    /// The search's own value of the move for the side to move, in [−1, 1]: the win blended
+    /// with a share of the margin as the search weighs them (`2·value − 1`; KataGo's
+    /// `utility`). Before any playout, the prior's win rate on that scale.
+    pub utility: f64,
     /// The most visited line from this move on, the move first.
     pub pv: Vec<Move>,
     /// The playouts through the position after each move of `pv` (a tree, so also the
@@ -146,6 +157,12 @@ pub struct Analysis {
     pub root_winrate: f64,
     /// The side to move's mean lead in points over those playouts.
     pub root_score_lead: f64,
+    /// A lower confidence bound of `root_winrate`, as [`MoveInfo::lcb`].
+    pub root_lcb: f64,
+    /// The search's value over those playouts, as [`MoveInfo::utility`].
+    pub root_utility: f64,
+    /// The standard deviation of the final margin over all playouts, in points.
+    pub score_stdev: f64,
     /// The side to move's mean lead over all playouts, in points.
     pub score_lead: f64,
     /// The playouts behind `score_lead` and `ownership`: this search's, and the earlier
@@ -164,6 +181,59 @@ impl Analysis {
     pub fn has_results(&self) -> bool {
         self.moves.iter().any(|m| m.visits > 0)
     }
+
+    /// The moves a report shows: the visited ones best first (at most `maxmoves`), then
+    /// unvisited ones by prior up to `minmoves`; at least the best move when there is one.
+    pub fn shown(&self, minmoves: usize, maxmoves: Option<usize>) -> Vec<&MoveInfo> {
+        let cap = maxmoves.unwrap_or(usize::MAX);
+        let mut shown: Vec<&MoveInfo> = self
+            .moves
+            .iter()
+            .filter(|m| m.visits > 0)
+            .take(cap)
+            .collect();
+        let want = minmoves.min(cap).max(1);
+        for m in self.moves.iter().filter(|m| m.visits == 0) {
+            if shown.len() >= want {
+                break;
+            }
+            shown.push(m);
+        }
+        shown
+    }
+}
+
+/// The learned move patterns' probabilities for `color` to move in the game's position, in
+/// `Board::points` order (top row first) then the pass: the model's share of each legal move
+/// (superko included), −1 for an illegal one (KataGo's `policy` layout).
+pub fn pattern_policy(game: &crate::game::Game, color: Color) -> Vec<f64> {
+    let board = game.board();
+    let mut candidates: Vec<Move> = board.points().map(Move::Play).collect();
+    candidates.push(Move::Pass);
+    let legal: Vec<bool> = candidates
+        .iter()
+        .map(|&mv| game.is_legal(color, mv))
+        .collect();
+    let moves: Vec<Move> = candidates
+        .iter()
+        .zip(&legal)
+        .filter(|(_, &ok)| ok)
+        .map(|(&mv, _)| mv)
+        .collect();
+    let mut gammas = vec![0.0f32; moves.len()];
+    crate::patterns::Patterns::load().gammas(board, color, &moves, &mut gammas);
+    let total: f64 = gammas.iter().map(|&g| g as f64).sum::<f64>().max(1e-30);
+    let mut next = gammas.iter();
+    legal
+        .iter()
+        .map(|&ok| {
+            if ok {
+                next.next().map_or(-1.0, |&g| g as f64 / total)
+            } else {
+                -1.0
+            }
+        })
+        .collect()
 }
 
 /// The ownership a snapshot shows, Black's, in `Board::points` order: over all playouts, its
@@ -175,6 +245,10 @@ pub(super) struct OwnershipView {
     pub(super) black: Vec<f32>,
     pub(super) stdev: Vec<f32>,
     pub(super) by_move: Vec<Vec<f32>>,
+    /// The final margin's standard deviation in points, over all playouts and per root move
+    /// (same order; `None` for a move without playouts).
+    pub(super) score_stdev: f64,
+    pub(super) move_score_stdevs: Vec<Option<f64>>,
 }
 
 /// The longest principal variation shown.
@@ -217,13 +291,19 @@ pub(super) fn snapshot(
             let n = s.outcomes;
             let (winrate, lcb, lead) = if n > 0 {
                 let p = (s.wins / n as f64).clamp(0.0, 1.0);
-                let se = (p * (1.0 - p) / n as f64).sqrt();
                 let mean = s.margin_sum / n as f64 + offset;
-                (p, (p - 2.0 * se - 1.0 / n as f64).max(0.0), sign * mean)
+                (p, lower_bound(p, n as u64), sign * mean)
             } else {
                 let p = s.prior_value / s.prior_visits.max(1) as f64;
                 (p, 0.0, sign * (mean_margin_black + offset))
             };
+            let value = s.mean().unwrap_or(winrate).clamp(0.0, 1.0);
+            let score_stdev = owners
+                .move_score_stdevs
+                .get(k)
+                .copied()
+                .flatten()
+                .unwrap_or(owners.score_stdev);
             let (pv, pv_visits) = principal_variation(tree, c);
             let move_ownership = match owners.by_move.get(k) {
                 Some(black) if !black.is_empty() => own(black),
@@ -237,6 +317,8 @@ pub(super) fn snapshot(
                 lcb,
                 prior: s.prior_value / prior_total,
                 score_lead: lead,
+                score_stdev,
+                utility: 2.0 * value - 1.0,
                 pv,
                 pv_visits,
                 ownership: move_ownership,
@@ -251,11 +333,14 @@ pub(super) fn snapshot(
     });
     // The root's figures over every playout below it, from the children's own sums.
     let (mut visits, mut wins, mut margins) = (0u64, 0.0, 0.0);
+    let (mut valued, mut values) = (0u64, 0.0);
     for &c in &kids {
         let s = tree.node(c).stats();
         visits += s.outcomes as u64;
         wins += s.wins;
         margins += s.margin_sum;
+        valued += s.visits as u64;
+        values += s.value;
     }
     let (root_winrate, root_score_lead) = if visits > 0 {
         let n = visits as f64;
@@ -263,17 +348,36 @@ pub(super) fn snapshot(
     } else {
         (0.5, sign * (mean_margin_black + offset))
     };
+    let root_value = if valued > 0 {
+        (values / valued as f64).clamp(0.0, 1.0)
+    } else {
+        root_winrate
+    };
     Analysis {
         playouts,
         moves,
         root_visits: visits,
         root_winrate,
         root_score_lead,
+        root_lcb: if visits > 0 {
+            lower_bound(root_winrate, visits)
+        } else {
+            0.0
+        },
+        root_utility: 2.0 * root_value - 1.0,
+        score_stdev: owners.score_stdev,
         score_lead: sign * (mean_margin_black + offset),
         ownership,
         ownership_playouts: owners.playouts,
         ownership_stdev: owners.stdev.clone(),
     }
+}
+
+/// A win rate's lower confidence bound after `n` playouts: two standard errors and a
+/// playout's worth below it, never below 0.
+fn lower_bound(p: f64, n: u64) -> f64 {
+    let se = (p * (1.0 - p) / n as f64).sqrt();
+    (p - 2.0 * se - 1.0 / n as f64).max(0.0)
 }
 
 /// The line from node `start` (its move first) following the most visited child, with each

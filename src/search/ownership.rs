@@ -11,6 +11,10 @@
 //! deviation follows from the two sums), and per root move the owners of the playouts through
 //! it. Both cost a little per point of every playout, so a search keeps them only when asked
 //! ([`Detail`]); the search path without them differs by one branch per playout.
+//!
+//! Margins are summed with their squares, over all playouts and per root move (a handful of
+//! integers per playout, always kept), so that analysis can show the spread of the final score
+//! (KataGo's `scoreStdev`) without a field in the tree's nodes, which stay one cache line.
 
 use super::playout;
 use crate::board::{Board, Color, CELLS};
@@ -26,6 +30,11 @@ pub(super) struct OwnershipSums {
     playouts: u64,
     /// Black's margins in half points, compensation included, summed over the playouts.
     margin_halves: i64,
+    /// Their squares (in quarter points), summed.
+    margin_squares: i64,
+    /// Per root move (the root's children in the tree's order): playouts through it, their
+    /// margins in half points and the margins' squares, summed; empty outside a search.
+    move_margins: Vec<[i64; 3]>,
     /// The detailed sums, when the search keeps them.
     detail: Option<Detail>,
 }
@@ -58,22 +67,19 @@ impl OwnershipSums {
             sums: vec![0; CELLS],
             playouts: 0,
             margin_halves: 0,
+            margin_squares: 0,
+            move_margins: Vec::new(),
             detail: None,
         }
     }
 
-    /// Sums that also keep the detail, for a root of `root_moves` children.
-    pub(super) fn detailed(root_moves: usize) -> OwnershipSums {
+    /// A search's sums for a root of `root_moves` children, keeping the detail if asked.
+    pub(super) fn for_root(root_moves: usize, detailed: bool) -> OwnershipSums {
         OwnershipSums {
-            detail: Some(Detail::new(root_moves)),
+            move_margins: vec![[0; 3]; root_moves],
+            detail: detailed.then(|| Detail::new(root_moves)),
             ..OwnershipSums::new()
         }
-    }
-
-    /// Whether these sums keep the detail (and so want to know each playout's root move).
-    #[inline]
-    pub(super) fn is_detailed(&self) -> bool {
-        self.detail.is_some()
     }
 
     /// [`OwnershipSums::add`] for a playout through root move number `root_move` (in the
@@ -108,10 +114,23 @@ impl OwnershipSums {
         score::settled_area(board, |p, o| sums[p.idx()] += o)
     }
 
-    /// Adds a playout's margin for Black.
+    /// Adds a playout's margin for Black, through root move number `root_move` when known.
     #[inline]
-    pub(super) fn add_margin(&mut self, margin: HalfPoints) {
-        self.margin_halves += margin.0 as i64;
+    pub(super) fn add_margin(&mut self, margin: HalfPoints, root_move: Option<usize>) {
+        let (m, square) = (margin.0 as i64, margin.0 as i64 * margin.0 as i64);
+        self.margin_halves += m;
+        self.margin_squares += square;
+        if let Some(sums) = root_move.and_then(|k| self.move_margins.get_mut(k)) {
+            sums[0] += 1;
+            sums[1] += m;
+            sums[2] += square;
+        }
+    }
+
+    /// Whether these sums want to know each playout's root move.
+    #[inline]
+    pub(super) fn tracks_root_moves(&self) -> bool {
+        !self.move_margins.is_empty()
     }
 
     fn merge(parts: Vec<OwnershipSums>) -> OwnershipSums {
@@ -140,6 +159,8 @@ pub(super) struct SharedOwnership {
     sums: Vec<AtomicI64>,
     playouts: AtomicU64,
     margin_halves: AtomicI64,
+    margin_squares: AtomicI64,
+    move_margins: Vec<[AtomicI64; 3]>,
     detail: Option<SharedDetail>,
 }
 
@@ -164,17 +185,21 @@ impl SharedOwnership {
     /// Playouts a worker keeps to itself before pouring them in.
     pub(super) const BATCH: u64 = 256;
 
-    /// Shared sums; with `detail_for`, the detail too, for a root of that many children.
-    pub(super) fn new(detail_for: Option<usize>) -> SharedOwnership {
+    /// Shared sums for a root of `root_moves` children; with `detailed`, the detail too.
+    pub(super) fn new(root_moves: usize, detailed: bool) -> SharedOwnership {
         let zeros = |n: usize| (0..n).map(|_| AtomicI64::new(0)).collect::<Vec<_>>();
         SharedOwnership {
             sums: zeros(CELLS),
             playouts: AtomicU64::new(0),
             margin_halves: AtomicI64::new(0),
-            detail: detail_for.map(|moves| SharedDetail {
+            margin_squares: AtomicI64::new(0),
+            move_margins: (0..root_moves)
+                .map(|_| std::array::from_fn(|_| AtomicI64::new(0)))
+                .collect(),
+            detail: detailed.then(|| SharedDetail {
                 owned: zeros(CELLS),
-                by_move: zeros(moves * CELLS),
-                move_playouts: (0..moves).map(|_| AtomicU64::new(0)).collect(),
+                by_move: zeros(root_moves * CELLS),
+                move_playouts: (0..root_moves).map(|_| AtomicU64::new(0)).collect(),
             }),
         }
     }
@@ -186,10 +211,7 @@ impl SharedOwnership {
 
     /// A worker's empty sums, keeping the detail if this search does.
     pub(super) fn local(&self) -> OwnershipSums {
-        match &self.detail {
-            Some(d) => OwnershipSums::detailed(d.move_playouts.len()),
-            None => OwnershipSums::new(),
-        }
+        OwnershipSums::for_root(self.move_margins.len(), self.detail.is_some())
     }
 
     /// Moves a worker's sums in, leaving them empty.
@@ -205,8 +227,16 @@ impl SharedOwnership {
         }
         self.playouts.fetch_add(local.playouts, Relaxed);
         self.margin_halves.fetch_add(local.margin_halves, Relaxed);
+        self.margin_squares.fetch_add(local.margin_squares, Relaxed);
+        for (shared, sums) in self.move_margins.iter().zip(local.move_margins.iter_mut()) {
+            for (s, v) in shared.iter().zip(sums.iter_mut()) {
+                s.fetch_add(*v, Relaxed);
+                *v = 0;
+            }
+        }
         local.playouts = 0;
         local.margin_halves = 0;
+        local.margin_squares = 0;
     }
 
     pub(super) fn values(&self, board: &Board) -> Vec<f32> {
@@ -259,10 +289,43 @@ impl SharedOwnership {
         self.playouts.load(Relaxed)
     }
 
+    /// The standard deviation of the final margin over the playouts, in points.
+    pub(super) fn margin_stdev(&self) -> f64 {
+        let n = self.playouts.load(Relaxed).max(1) as f64;
+        stdev_in_points(
+            n,
+            self.margin_halves.load(Relaxed) as f64,
+            self.margin_squares.load(Relaxed) as f64,
+        )
+    }
+
+    /// The same over the playouts through each root move (in the tree's order of the root's
+    /// children); `None` for a move without any.
+    pub(super) fn move_margin_stdevs(&self) -> Vec<Option<f64>> {
+        self.move_margins
+            .iter()
+            .map(|[n, sum, squares]| match n.load(Relaxed) {
+                0 => None,
+                n => Some(stdev_in_points(
+                    n as f64,
+                    sum.load(Relaxed) as f64,
+                    squares.load(Relaxed) as f64,
+                )),
+            })
+            .collect()
+    }
+
     /// Black's mean margin in points, the search's own komi included.
     pub(super) fn mean_margin(&self) -> f64 {
         self.margin_halves.load(Relaxed) as f64 / 2.0 / self.playouts.load(Relaxed).max(1) as f64
     }
+}
+
+/// The standard deviation in points of `n` margins given in half points by their sum and the
+/// sum of their squares.
+fn stdev_in_points(n: f64, sum: f64, squares: f64) -> f64 {
+    let mean = sum / n;
+    (squares / n - mean * mean).max(0.0).sqrt() / 2.0
 }
 
 /// Flat heavy playouts from `board` with `color` to move, `playouts` of them split into `parts`

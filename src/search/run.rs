@@ -185,6 +185,8 @@ impl Run<'_> {
                 black: self.ownership.values(board),
                 stdev: self.ownership.stdev(board),
                 by_move: self.ownership.by_move(board),
+                score_stdev: self.ownership.margin_stdev(),
+                move_score_stdevs: self.ownership.move_margin_stdevs(),
             },
             self.ownership.mean_margin(),
         )
@@ -300,9 +302,8 @@ impl Runner {
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
-        let ownership = carried.unwrap_or_else(|| {
-            SharedOwnership::new(watch.ownership_detail.then_some(root.root_moves.len()))
-        });
+        let ownership = carried
+            .unwrap_or_else(|| SharedOwnership::new(root.root_moves.len(), watch.ownership_detail));
         let ownership_floor = budget
             .visits
             .map_or(0, |m| m.min(OWNERSHIP_FLOOR))

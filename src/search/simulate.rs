@@ -386,8 +386,8 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
     }
     // The margin the search expects so far: Black's mean over the root's playouts.
     let expected = tree.root().mean_margin().unwrap_or(0.0);
-    // The root move this simulation went through, for the detailed ownership only.
-    let root_move = if ownership.is_detailed() {
+    // The root move this simulation went through, for the per-move margins and detail.
+    let root_move = if ownership.tracks_root_moves() {
         let first = tree.children(Tree::ROOT).start;
         s.path.get(1).map(|&c| (c - first) as usize)
     } else {
@@ -410,7 +410,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
         let area = ownership.add_through(board, root_move);
         root.value_of_area(board, area, stone_diff + out.stone_balance, expected)
     };
-    ownership.add_margin(margin);
+    ownership.add_margin(margin, root_move);
     if root.balance {
         // Both sides value the same thing: how close the game is.
         let scale = (root.board.size() * root.board.size()) as f64 / 4.0;
