@@ -14,6 +14,7 @@
 //! quit without waiting). Every search starts from a fresh tree: a result depends on its own
 //! query alone, never on which worker ran it or what that worker searched before.
 
+mod fields;
 pub mod query;
 pub mod result;
 
