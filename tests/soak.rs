@@ -11,6 +11,8 @@
 //!
 //!     cargo test --release --test soak -- --ignored --nocapture
 //!
+//! (`SOAK_FROM=N` in the environment resumes it at its phase N.)
+//!
 //! Linux only, like `/proc`. The phases against GNU Go are skipped, with a message, when
 //! `/usr/games/gnugo` is not installed.
 #![cfg(target_os = "linux")]
@@ -256,10 +258,18 @@ fn soak(phases: &[Phase]) {
             GNUGO
         );
     }
+    // SOAK_FROM=N resumes a soak at its phase N (counted from 1), after a failure there.
+    let from = std::env::var("SOAK_FROM")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1);
+    if from > 1 {
+        eprintln!("SOAK_FROM={}: phases 1 to {} skipped", from, from - 1);
+    }
     let started = Instant::now();
     let mut total = 0;
     for (i, phase) in phases.iter().enumerate() {
-        if matches!(phase.opponent, Opponent::GnuGo { .. }) && !gnugo {
+        if i + 1 < from || matches!(phase.opponent, Opponent::GnuGo { .. }) && !gnugo {
             continue;
         }
         let r = play(phase, &dir.join(format!("phase-{}", i + 1)));
