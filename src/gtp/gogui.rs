@@ -13,6 +13,7 @@ use crate::board::{Board, Color};
 use crate::coords::{format_move, format_point, parse_color};
 use crate::rules::{HalfPoints, Margin};
 use crate::search::Analysis;
+use std::time::{Duration, Instant};
 
 /// The analysis menu: `type/label/command` per line (no `/` inside a field).
 const ANALYZE_COMMANDS: &[&str] = &[
@@ -53,6 +54,9 @@ fn look(engine: &mut Engine, args: &[&str]) -> Result<(Board, Color, Analysis), 
     Ok((engine.game().board().clone(), color, analysis))
 }
 
+/// The time an interrupted `tengen-ownership` leaves its judgement of the dead stones.
+const INTERRUPTED_JUDGEMENT: Duration = Duration::from_millis(250);
+
 /// `gfx`: every point's expected owner as INFLUENCE (positive Black, negative White) and the
 /// stones judged dead marked, with the estimate as status text.
 pub fn ownership(engine: &mut Engine, args: &[&str]) -> Answer {
@@ -66,9 +70,14 @@ pub fn ownership(engine: &mut Engine, args: &[&str]) -> Answer {
         .zip(&black)
         .map(|(p, o)| format!("{} {:.2}", format_point(&board, p), o))
         .collect();
-    // The marks are the judgement `final_status_list dead` and `final_score` use.
+    // The marks are the judgement `final_status_list dead` and `final_score` use; after an
+    // interrupt the controller wants the answer now, so the judgement stops soon too.
+    let deadline = engine
+        .input
+        .interrupted()
+        .then(|| Instant::now() + INTERRUPTED_JUDGEMENT);
     let (player, game) = engine.player_and_game();
-    let dead = player.dead_stones(game);
+    let dead = player.dead_stones_by(game, deadline);
     let mut out = format!("INFLUENCE {}", influence.join(" "));
     if !dead.is_empty() {
         let marks: Vec<String> = dead.iter().map(|&p| format_point(&board, p)).collect();

@@ -568,6 +568,12 @@ impl Player {
         self.judgement(game).dead
     }
 
+    /// [`Player::dead_stones`] judged by `deadline` when one is given (a judgement cut short
+    /// is not kept): for a command the controller has interrupted.
+    pub fn dead_stones_by(&mut self, game: &Game, deadline: Option<Instant>) -> Vec<Point> {
+        self.judgement_by(game, deadline).dead
+    }
+
     /// The stones the player judges to be in seki (after lifting the dead ones).
     pub fn seki_stones(&mut self, game: &Game) -> Vec<Point> {
         self.judgement(game).count.seki
