@@ -107,9 +107,19 @@ struct Report {
     draws: usize,
     elapsed: Duration,
     memory: Vec<GameMemory>,
+    /// The first game (from 0) that ended on the board and was counted by tengen's judge.
+    first_count: Option<usize>,
 }
 
 impl Report {
+    /// The game (from 0) from which the match process's memory must stay flat: a quarter of
+    /// the way, and not before the game after the first count (the judge's threads start
+    /// there, once for the match).
+    fn settled(&self) -> usize {
+        let after_count = self.first_count.map_or(0, |g| g + 1);
+        (self.games / 4).max(after_count).min(self.games - 1)
+    }
+
     fn peak(&self, f: impl Fn(&GameMemory) -> u64) -> u64 {
         self.memory.iter().map(f).max().unwrap_or(0)
     }
@@ -179,6 +189,7 @@ fn play(phase: &Phase, records: &Path) -> Report {
     };
 
     let (mut a_wins, mut b_wins, mut draws, mut summary) = (0, 0, 0, false);
+    let mut first_count = None;
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
         if let Some(rest) = line.strip_prefix("game ") {
@@ -204,6 +215,9 @@ fn play(phase: &Phase, records: &Path) -> Report {
                 line
             );
             assert!(!line.contains("illegal"), "{}: {}", phase.title(), line);
+            if line.contains("tengen counts") && first_count.is_none() {
+                first_count = Some(n - 1);
+            }
             if line.contains("A wins") {
                 a_wins += 1;
             } else if line.contains("B wins") {
@@ -243,6 +257,7 @@ fn play(phase: &Phase, records: &Path) -> Report {
         draws,
         elapsed: started.elapsed(),
         memory,
+        first_count,
     }
 }
 
@@ -300,20 +315,22 @@ fn soak(phases: &[Phase]) {
             }
         );
         // The match process's heap settles over its first games: one judge, with threads of
-        // its own kept for the whole match, counts every game, and the allocator's per-thread
-        // arenas keep what those threads freed (30 13×13 Japanese games against GNU Go: 23.3 MB
-        // after game 1, 25.3 MB after game 30; with threads started for every count it went on
-        // growing, 18.3 MB to 28.8 MB). A match that kept something per game (records,
-        // engines' output, processes) would go on growing: from a quarter of the games on it
-        // may grow by 4 MB at most, and it never passes 48 MB.
-        let match_settled = r.memory[r.games / 4].match_kb;
+        // its own started at the first count and kept for the whole match, counts every game,
+        // and the allocator's per-thread arenas keep what those threads freed (30 13×13
+        // Japanese games against GNU Go: 23.3 MB after game 1, 25.3 MB after game 30; with
+        // threads started for every count it went on growing, 18.3 MB to 28.8 MB; 10 19×19
+        // games against GNU Go, the first counted after a few resignations: 14.8 MB, then
+        // 23.1 MB from game 5 on). A match that kept something per game (records, engines'
+        // output, processes) would go on growing: from a quarter of the games on, and after
+        // the first count, it may grow by 4 MB at most, and it never passes 48 MB.
+        let match_settled = r.memory[r.settled()].match_kb;
         assert!(
             match_last <= match_settled + 4 * 1024 && r.peak(|m| m.match_kb) <= 48 * 1024,
             "{}: the match process grew from {} kB (game 1) and {} kB (game {}) to {} kB, peak {} kB",
             phase.title(),
             match_first,
             match_settled,
-            r.games / 4 + 1,
+            r.settled() + 1,
             match_last,
             r.peak(|m| m.match_kb)
         );
