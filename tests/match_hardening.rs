@@ -9,36 +9,18 @@
 //! an engine started (behind a wrapper script, or left behind its `quit`) outlives its game.
 //! The engines are small sh scripts written to a temporary directory.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::engines::{script_engine, temp_dir};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tengen::rules::Rules;
 
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tengen-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Writes an executable sh script: `prelude` runs at start-up, then every command gets an
-/// empty success except `genmove`, which runs `genmove` (with `$id` set).
+/// An sh engine: `prelude` runs at start-up, then every command gets an empty success except
+/// `genmove`, which runs `genmove` (with `$id` set).
 fn engine(dir: &Path, name: &str, prelude: &str, genmove: &str) -> String {
-    let path = dir.join(name);
-    let script = format!(
-        "#!/bin/sh\n{}\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
-         genmove) {};;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
-         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
-        prelude, genmove
-    );
-    std::fs::write(&path, script).unwrap();
-    Command::new("chmod")
-        .arg("755")
-        .arg(&path)
-        .status()
-        .unwrap();
-    path.to_string_lossy().into_owned()
+    script_engine(dir, name, prelude, &format!("genmove) {};;", genmove))
 }
 
 const PASS: &str = "printf '=%s pass\\n\\n' \"$id\"";

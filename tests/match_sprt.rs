@@ -6,15 +6,11 @@
 //! other handicap stones, or refusing them, stops the match at its first game; bad flags are
 //! refused with a message before any game.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tengen-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::engines::{script_engine, temp_dir};
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn tengen(playouts: u32) -> String {
     format!(
@@ -235,22 +231,11 @@ fn handicap_games_record_the_stones_and_white_moves_first() {
 /// A sh engine answering every command with an empty success, `fixed_handicap` with `answer`
 /// and `genmove` with a pass.
 fn fake_engine(dir: &Path, name: &str, answer: &str) -> String {
-    let path = dir.join(name);
-    let script = format!(
-        "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    \
-         fixed_handicap) printf '{}\\n\\n' \"$id\";;\n    \
-         genmove) printf '=%s pass\\n\\n' \"$id\";;\n    \
-         quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n    \
-         *) printf '=%s\\n\\n' \"$id\";;\n  esac\ndone\n",
+    let cases = format!(
+        "fixed_handicap) printf '{}\\n\\n' \"$id\";;\n    genmove) printf '=%s pass\\n\\n' \"$id\";;",
         answer
     );
-    std::fs::write(&path, script).unwrap();
-    Command::new("chmod")
-        .arg("755")
-        .arg(&path)
-        .status()
-        .unwrap();
-    path.to_string_lossy().into_owned()
+    script_engine(dir, name, "", &cases)
 }
 
 #[test]

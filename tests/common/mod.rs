@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests: the reference rules and the bridge between its
 //! coordinates and tengen's, (in `gui`) what the replays of recorded GUI sessions share, and (in
-//! `fuzz`) the generators of the fuzz tests.
+//! `fuzz`) the generators of the fuzz tests, (in `engines`) the sh stand-ins for GTP engines.
 #![allow(dead_code)]
 
+pub mod engines;
 pub mod fuzz;
 pub mod gui;
 pub mod reference;
