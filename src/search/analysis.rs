@@ -117,10 +117,15 @@ pub struct MoveInfo {
     pub mv: Move,
     /// Playouts through the move whose outcome has arrived.
     pub visits: u32,
-    /// The side to move's winning chance after this move (a draw counts half); before any
-    /// playout, the prior's estimate.
+    /// The side to move's chance of winning the game after this move: the playouts' share of
+    /// wins read as a real game's chance ([`calibrated_winrate`]); before any playout, the
+    /// prior's estimate read the same way.
     pub winrate: f64,
-    /// A lower confidence bound of the win rate (about two standard errors below it).
+    /// The playouts' own share of wins through the move (a draw counts half), as the search
+    /// weighs it: what the engine's own decisions read.
+    pub playout_winrate: f64,
+    /// A lower confidence bound of the win rate (about two standard errors of the playouts'
+    /// share below it, read as `winrate` is).
     pub lcb: f64,
     /// The move's share of the prior knowledge the search started with at the root.
     pub prior: f64,
@@ -153,7 +158,7 @@ pub struct Analysis {
     pub moves: Vec<MoveInfo>,
     /// Playouts in the tree below the root (this search's and those kept from earlier ones).
     pub root_visits: u64,
-    /// The side to move's win rate over those playouts (a draw half).
+    /// The side to move's chance of winning over those playouts, as [`MoveInfo::winrate`].
     pub root_winrate: f64,
     /// The side to move's mean lead in points over those playouts.
     pub root_score_lead: f64,
@@ -254,11 +259,12 @@ pub(super) struct OwnershipView {
 /// The longest principal variation shown.
 const PV_LENGTH: usize = 24;
 
-/// A snapshot of the tree rooted at a position where `color` moves. `score_offset` is added to
+/// A snapshot of the tree rooted at a position of a `size`×`size` board where `color` moves. `score_offset` is added to
 /// Black's margins before they are shown: it takes out a komi that only the search uses
 /// (dynamic komi). `mean_margin_black` is Black's mean margin in points over all playouts.
 pub(super) fn snapshot(
     tree: &Tree,
+    size: usize,
     color: Color,
     score_offset: HalfPoints,
     playouts: u64,
@@ -298,6 +304,7 @@ pub(super) fn snapshot(
                 (p, 0.0, sign * (mean_margin_black + offset))
             };
             let value = s.mean().unwrap_or(winrate).clamp(0.0, 1.0);
+            let shown = |p: f64| calibrated_winrate(p, size);
             let score_stdev = owners
                 .move_score_stdevs
                 .get(k)
@@ -313,8 +320,9 @@ pub(super) fn snapshot(
             MoveInfo {
                 mv: tree.node(c).mv(),
                 visits: n,
-                winrate,
-                lcb,
+                winrate: shown(winrate),
+                playout_winrate: winrate,
+                lcb: shown(lcb),
                 prior: s.prior_value / prior_total,
                 score_lead: lead,
                 score_stdev,
@@ -357,10 +365,10 @@ pub(super) fn snapshot(
         playouts,
         moves,
         root_visits: visits,
-        root_winrate,
+        root_winrate: calibrated_winrate(root_winrate, size),
         root_score_lead,
         root_lcb: if visits > 0 {
-            lower_bound(root_winrate, visits)
+            calibrated_winrate(lower_bound(root_winrate, visits), size)
         } else {
             0.0
         },
@@ -375,6 +383,31 @@ pub(super) fn snapshot(
 
 /// A win rate's lower confidence bound after `n` playouts: two standard errors and a
 /// playout's worth below it, never below 0.
+/// How much more decided a real game is than the playouts' share of wins says, by board size:
+/// the share `p` is shown as `σ(k·logit p)`. The playouts' random moves blur every advantage, so
+/// their share stays near one half where the game is already leaning. On 19×19 the winners of
+/// professional games measure it (`tests/winrates.py`: 412 positions after 50, 100 and 150
+/// moves of Debian's goban-original-games, tengen at 2,000 visits; k fitted by least Brier
+/// score: 2.33 on all, 2.09 and 2.60 on either half of the records; tests/MEASUREMENTS.md, "Win
+/// rates against real outcomes"; the script's factor, run again, multiplies this one). Other
+/// sizes have no such measurement and show the share.
+const WINRATE_SHARPNESS_19: f64 = 2.3;
+
+/// The playouts' share of wins `share` on a `size`×`size` board read as the chance of winning
+/// the game: a monotone map that keeps one half, a sure win and a sure loss where they are.
+pub fn calibrated_winrate(share: f64, size: usize) -> f64 {
+    let k = if size == 19 {
+        WINRATE_SHARPNESS_19
+    } else {
+        1.0
+    };
+    if k == 1.0 || share <= 0.0 || share >= 1.0 {
+        return share.clamp(0.0, 1.0);
+    }
+    let logit = (share / (1.0 - share)).ln();
+    1.0 / (1.0 + (-k * logit).exp())
+}
+
 fn lower_bound(p: f64, n: u64) -> f64 {
     let se = (p * (1.0 - p) / n as f64).sqrt();
     (p - 2.0 * se - 1.0 / n as f64).max(0.0)
@@ -430,5 +463,25 @@ mod tests {
         assert!(!allow.permits(Color::White, d4, 2));
         assert!(!allow.permits(Color::White, Move::Pass, 0));
         assert!(allow.permits(Color::White, d4, 3));
+    }
+
+    #[test]
+    fn calibrated_win_rates_sharpen_19x19_keep_the_ends_and_the_middle() {
+        // 19×19: a 60% share of the playouts is a 72% game (σ(2.3·logit 0.6)).
+        let p = calibrated_winrate(0.6, 19);
+        assert!((p - 0.7176).abs() < 1e-3, "{p}");
+        assert!((calibrated_winrate(0.4, 19) - (1.0 - p)).abs() < 1e-12);
+        assert_eq!(calibrated_winrate(0.5, 19), 0.5);
+        assert_eq!(calibrated_winrate(0.0, 19), 0.0);
+        assert_eq!(calibrated_winrate(1.0, 19), 1.0);
+        let mut last = 0.0;
+        for k in 1..100 {
+            let q = calibrated_winrate(k as f64 / 100.0, 19);
+            assert!(q > last);
+            last = q;
+        }
+        // Unmeasured sizes show the share.
+        assert_eq!(calibrated_winrate(0.6, 9), 0.6);
+        assert_eq!(calibrated_winrate(0.6, 13), 0.6);
     }
 }

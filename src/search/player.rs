@@ -279,13 +279,13 @@ impl Player {
                 let mut best = self.search(game, root, budget, watch);
                 if for_margin {
                     if let Some(m) = self.analysis.moves.first() {
-                        let next = margin_komi_step(conceded, m.winrate, m.score_lead);
+                        let next = margin_komi_step(conceded, m.playout_winrate, m.score_lead);
                         if next != conceded {
                             log::info!(
                                 "maximize score: {} concedes {} komi (win rate {:.2}, lead {:.1})",
                                 color.letter(),
                                 next,
-                                m.winrate,
+                                m.playout_winrate,
                                 m.score_lead
                             );
                         }

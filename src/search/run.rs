@@ -177,6 +177,7 @@ impl Run<'_> {
         let board = &self.root.board;
         analysis::snapshot(
             self.tree,
+            board.size(),
             self.root.color,
             self.root.extra_komi,
             self.done.load(Relaxed),
