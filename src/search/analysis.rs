@@ -259,9 +259,10 @@ pub(super) struct OwnershipView {
 /// The longest principal variation shown.
 const PV_LENGTH: usize = 24;
 
-/// A snapshot of the tree rooted at a position of a `size`×`size` board where `color` moves. `score_offset` is added to
-/// Black's margins before they are shown: it takes out a komi that only the search uses
-/// (dynamic komi). `mean_margin_black` is Black's mean margin in points over all playouts.
+/// A snapshot of the tree rooted at a position of a `size`×`size` board where `color` moves.
+/// `score_offset` is added to Black's margins before they are shown: it takes out a komi that
+/// only the search uses (dynamic komi). `mean_margin_black` is Black's mean margin in points
+/// over all playouts.
 pub(super) fn snapshot(
     tree: &Tree,
     size: usize,
@@ -381,8 +382,6 @@ pub(super) fn snapshot(
     }
 }
 
-/// A win rate's lower confidence bound after `n` playouts: two standard errors and a
-/// playout's worth below it, never below 0.
 /// How much more decided a real game is than the playouts' share of wins says, by board size:
 /// the share `p` is shown as `σ(k·logit p)`. The playouts' random moves blur every advantage, so
 /// their share stays near one half where the game is already leaning. On 19×19 the winners of
@@ -408,6 +407,8 @@ pub fn calibrated_winrate(share: f64, size: usize) -> f64 {
     1.0 / (1.0 + (-k * logit).exp())
 }
 
+/// A win rate's lower confidence bound after `n` playouts: two standard errors and a
+/// playout's worth below it, never below 0.
 fn lower_bound(p: f64, n: u64) -> f64 {
     let se = (p * (1.0 - p) / n as f64).sqrt();
     (p - 2.0 * se - 1.0 / n as f64).max(0.0)
