@@ -20,8 +20,11 @@ issue's reference is), and prints per board size the mean and median |difference
 Black's lead, the bias (tengen − KataGo) and how often both put the same side ahead, for
 each of tengen's estimates:
 
-    root      the mean margin over the root's playouts (what kata-analyze showed as scoreLead)
-    best      the mean margin through the most visited move
+    root      rootInfo's scoreLead: the median margin over all playouts (the komi that makes
+              the game even, as KataGo defines its lead)
+    best      the most visited move's scoreLead: the median margin through it
+    rootmean  rootInfo's scoreMean: the mean margin over the root's playouts
+    bestmean  the most visited move's scoreMean
     owned     the ownership map counted point by point, each point to the side that owns it
               in more than half the playouts (|own| < 0.3 neutral)
 
@@ -179,12 +182,16 @@ def tengen_estimates(engine, size, komi, moves):
     infos = [part for part in line.split("info move ")[1:]]
     best = float(re.search(r"scoreLead (\S+)", infos[0])[1])
     root = float(re.search(r"rootInfo .*?scoreLead (\S+)", line)[1])
+    best_mean = float(re.search(r"scoreMean (\S+)", infos[0])[1])
+    root_mean = float(re.search(r"rootInfo .*?scoreMean (\S+)", line)[1])
     owned = [float(x) for x in line.split(" ownership ")[1].split()[: size * size]]
     owned_black = [sign * o for o in owned]
     count = sum(1 if o >= 0.3 else -1 if o <= -0.3 else 0 for o in owned_black)
     return {
         "root": sign * root,
         "best": sign * best,
+        "rootmean": sign * root_mean,
+        "bestmean": sign * best_mean,
         "owned": count - float(komi),
     }, owned_black
 
@@ -199,7 +206,7 @@ def katago_lead(engine, size, komi, moves):
     return -float(re.search(r"whiteLead (\S+)", text)[1]), owned
 
 
-ESTIMATES = ("root", "best", "owned")
+ESTIMATES = ("root", "best", "rootmean", "bestmean", "owned")
 DEFAULT_VISITS = {9: 5000, 13: 5000, 19: 10000}
 
 

@@ -365,7 +365,7 @@ fn info_line(board: &Board, a: &Analysis, request: &Request, dialect: Dialect) -
     if request.root_info && dialect == Dialect::Kata {
         line.push_str(&format!(
             " rootInfo visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3}",
-            a.root_visits, a.root_winrate, a.root_score_lead, a.root_score_lead
+            a.root_visits, a.root_winrate, a.root_score_mean, a.root_score_lead
         ));
     }
     if dialect == Dialect::Kata {
@@ -414,7 +414,7 @@ fn info_block(board: &Board, m: &MoveInfo, order: usize, dialect: Dialect) -> St
             mv,
             m.visits,
             m.winrate,
-            m.score_lead,
+            m.score_mean,
             m.score_lead,
             m.prior,
             m.lcb,
@@ -534,6 +534,7 @@ mod tests {
                     lcb: 0.5,
                     prior: 0.25,
                     score_lead: 2.5,
+                    score_mean: 2.25,
                     score_stdev: 10.0,
                     utility: 0.3,
                     pv: vec![Move::Play(d4), Move::Play(e5)],
@@ -548,6 +549,7 @@ mod tests {
                     lcb: 0.0,
                     prior: 0.5,
                     score_lead: 0.0,
+                    score_mean: 0.0,
                     score_stdev: 10.0,
                     utility: 1.0,
                     pv: vec![Move::Play(e5)],
@@ -558,6 +560,7 @@ mod tests {
             root_visits: 20,
             root_winrate: 0.625,
             root_score_lead: 2.5,
+            root_score_mean: 3.0,
             root_lcb: 0.4,
             root_utility: 0.3,
             score_stdev: 10.0,
@@ -575,7 +578,7 @@ mod tests {
         r.ownership = true;
         let kata = info_line(&b, &a, &r, Dialect::Kata);
         assert!(kata.starts_with(
-            "info move D4 visits 20 winrate 0.625000 scoreMean 2.500 scoreLead 2.500 \
+            "info move D4 visits 20 winrate 0.625000 scoreMean 2.250 scoreLead 2.500 \
              prior 0.250000 lcb 0.500000 order 0 pv D4 E5 info move E5 visits 0 winrate 1.000000"
         ));
         assert!(kata.contains("order 1 pv E5 ownership 0.5000 "));
@@ -589,7 +592,7 @@ mod tests {
         assert!(kata.contains("order 0 pv D4 E5 pvVisits 20 12 pvEdgeVisits 20 12 info move E5"));
         assert!(kata.ends_with(
             "pv E5 pvVisits 0 pvEdgeVisits 0 \
-             rootInfo visits 20 winrate 0.625000 scoreMean 2.500 scoreLead 2.500"
+             rootInfo visits 20 winrate 0.625000 scoreMean 3.000 scoreLead 2.500"
         ));
         // Leela Zero's dialect has none of them.
         assert!(!info_line(&b, &a, &r, Dialect::Lz).contains("pvVisits"));

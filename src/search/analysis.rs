@@ -129,9 +129,14 @@ pub struct MoveInfo {
     pub lcb: f64,
     /// The move's share of the prior knowledge the search started with at the root.
     pub prior: f64,
-    /// The side to move's mean lead in points at the end of the playouts through the move,
-    /// under the game's counting, komi and compensation included.
+    /// The side to move's lead in points after the move: the komi that would make the game
+    /// even by the playouts through it, i.e. their final margins' median (KataGo's
+    /// `scoreLead`), under the game's counting, komi and compensation included. Before any
+    /// playout, as `score_mean`.
     pub score_lead: f64,
+    /// The side to move's mean final margin over those playouts (KataGo's `scoreMean`); before
+    /// any, the position's over all playouts.
+    pub score_mean: f64,
     /// The standard deviation of the final margin over those playouts, in points (before
     /// any, the position's over all playouts).
     pub score_stdev: f64,
@@ -160,8 +165,10 @@ pub struct Analysis {
     pub root_visits: u64,
     /// The side to move's chance of winning over those playouts, as [`MoveInfo::winrate`].
     pub root_winrate: f64,
-    /// The side to move's mean lead in points over those playouts.
+    /// The side to move's lead over all playouts, as [`MoveInfo::score_lead`].
     pub root_score_lead: f64,
+    /// The side to move's mean final margin over the playouts below the root.
+    pub root_score_mean: f64,
     /// A lower confidence bound of `root_winrate`, as [`MoveInfo::lcb`].
     pub root_lcb: f64,
     /// The search's value over those playouts, as [`MoveInfo::utility`].
@@ -254,6 +261,10 @@ pub(super) struct OwnershipView {
     /// (same order; `None` for a move without playouts).
     pub(super) score_stdev: f64,
     pub(super) move_score_stdevs: Vec<Option<f64>>,
+    /// Black's median margin in points, over all playouts and per root move (same order;
+    /// `None` for a move without playouts, or outside a search).
+    pub(super) score_median: Option<f64>,
+    pub(super) move_score_medians: Vec<Option<f64>>,
 }
 
 /// The longest principal variation shown.
@@ -296,13 +307,17 @@ pub(super) fn snapshot(
             // Virtual losses in flight count a visit before its result: show the playouts whose
             // outcome has arrived.
             let n = s.outcomes;
-            let (winrate, lcb, lead) = if n > 0 {
+            let (winrate, lcb, mean) = if n > 0 {
                 let p = (s.wins / n as f64).clamp(0.0, 1.0);
                 let mean = s.margin_sum / n as f64 + offset;
                 (p, lower_bound(p, n as u64), sign * mean)
             } else {
                 let p = s.prior_value / s.prior_visits.max(1) as f64;
                 (p, 0.0, sign * (mean_margin_black + offset))
+            };
+            let lead = match owners.move_score_medians.get(k).copied().flatten() {
+                Some(median) if n > 0 => sign * (median + offset),
+                _ => mean,
             };
             let value = s.mean().unwrap_or(winrate).clamp(0.0, 1.0);
             let shown = |p: f64| calibrated_winrate(p, size);
@@ -326,6 +341,7 @@ pub(super) fn snapshot(
                 lcb: shown(lcb),
                 prior: s.prior_value / prior_total,
                 score_lead: lead,
+                score_mean: mean,
                 score_stdev,
                 utility: 2.0 * value - 1.0,
                 pv,
@@ -351,7 +367,7 @@ pub(super) fn snapshot(
         valued += s.visits as u64;
         values += s.value;
     }
-    let (root_winrate, root_score_lead) = if visits > 0 {
+    let (root_winrate, root_score_mean) = if visits > 0 {
         let n = visits as f64;
         ((wins / n).clamp(0.0, 1.0), sign * (margins / n + offset))
     } else {
@@ -367,7 +383,10 @@ pub(super) fn snapshot(
         moves,
         root_visits: visits,
         root_winrate: calibrated_winrate(root_winrate, size),
-        root_score_lead,
+        root_score_lead: owners
+            .score_median
+            .map_or(root_score_mean, |median| sign * (median + offset)),
+        root_score_mean,
         root_lcb: if visits > 0 {
             calibrated_winrate(lower_bound(root_winrate, visits), size)
         } else {

@@ -15,12 +15,15 @@
 //! Margins are summed with their squares, over all playouts and per root move (a handful of
 //! integers per playout, always kept), so that analysis can show the spread of the final score
 //! (KataGo's `scoreStdev`) without a field in the tree's nodes, which stay one cache line.
+//! During a search they are also counted by value, over all playouts and per root move, for
+//! the lead that makes the game even (the margins' median, [`median_margin`]): a worker notes
+//! its playouts' margins and adds each to the shared counts when it pours.
 
 use super::playout;
 use crate::board::{Board, Color, CELLS};
 use crate::rules::HalfPoints;
 use crate::score;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Per-point ownership sums over playouts, and Black's margins.
@@ -35,6 +38,9 @@ pub(super) struct OwnershipSums {
     /// Per root move (the root's children in the tree's order): playouts through it, their
     /// margins in half points and the margins' squares, summed; empty outside a search.
     move_margins: Vec<[i64; 3]>,
+    /// This batch's margins in half points with their root move (`u32::MAX` for none), for
+    /// the shared counts by value; kept only during a search.
+    margin_log: Vec<(u32, i32)>,
     /// The detailed sums, when the search keeps them.
     detail: Option<Detail>,
 }
@@ -69,6 +75,7 @@ impl OwnershipSums {
             margin_halves: 0,
             margin_squares: 0,
             move_margins: Vec::new(),
+            margin_log: Vec::new(),
             detail: None,
         }
     }
@@ -77,6 +84,7 @@ impl OwnershipSums {
     pub(super) fn for_root(root_moves: usize, detailed: bool) -> OwnershipSums {
         OwnershipSums {
             move_margins: vec![[0; 3]; root_moves],
+            margin_log: Vec::with_capacity(SharedOwnership::BATCH as usize),
             detail: detailed.then(|| Detail::new(root_moves)),
             ..OwnershipSums::new()
         }
@@ -125,6 +133,10 @@ impl OwnershipSums {
             sums[1] += m;
             sums[2] += square;
         }
+        if self.tracks_root_moves() {
+            let k = root_move.map_or(u32::MAX, |k| k as u32);
+            self.margin_log.push((k, margin.0));
+        }
     }
 
     /// Whether these sums want to know each playout's root move.
@@ -161,7 +173,81 @@ pub(super) struct SharedOwnership {
     margin_halves: AtomicI64,
     margin_squares: AtomicI64,
     move_margins: Vec<[AtomicI64; 3]>,
+    /// Black's margins counted by value: row 0 over all playouts, row `k + 1` over those
+    /// through root move `k`; see [`MarginCounts`].
+    margin_counts: MarginCounts,
     detail: Option<SharedDetail>,
+}
+
+/// Margins counted by value, rows of one bin per half point from −`reach` to +`reach` half
+/// points (a margin beyond counts at the end: only the median is read, which they cannot
+/// move past the end).
+struct MarginCounts {
+    reach: i32,
+    counts: Vec<AtomicU32>,
+}
+
+impl MarginCounts {
+    /// Rows enough for `rows`, of margins on a board of `area` points: the area margin's
+    /// bound and 200 points of komi, compensation and captures beyond it.
+    fn new(rows: usize, area: usize) -> MarginCounts {
+        let reach = 2 * (area as i32 + 200);
+        let bins = 2 * reach as usize + 1;
+        MarginCounts {
+            reach,
+            counts: (0..rows * bins).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    fn bins(&self) -> usize {
+        2 * self.reach as usize + 1
+    }
+
+    fn add(&self, row: usize, margin_halves: i32) {
+        let bin = (margin_halves.clamp(-self.reach, self.reach) + self.reach) as usize;
+        if let Some(c) = self.counts.get(row * self.bins() + bin) {
+            c.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// The median of row `row` in points; `None` for an empty row.
+    fn median(&self, row: usize) -> Option<f64> {
+        let bins = self.bins();
+        let counts = self.counts.get(row * bins..(row + 1) * bins)?;
+        median_margin(
+            counts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| ((i as i32 - self.reach) as f64 / 2.0, c.load(Relaxed) as u64)),
+        )
+    }
+}
+
+/// The lead that makes the game even: the margin that as many playouts beat as fall short
+/// of, from `(margin in points, playouts)` in increasing order of margin. Margins come in
+/// steps (area counts keep their parity), so the median is read off the counts' mid-ranks
+/// (each value at the middle of its own playouts) joined by straight lines: it moves
+/// smoothly as the counts shift from one value to the next. `None` without playouts.
+pub(super) fn median_margin(counts: impl Iterator<Item = (f64, u64)>) -> Option<f64> {
+    let occupied: Vec<(f64, u64)> = counts.filter(|&(_, n)| n > 0).collect();
+    let total: u64 = occupied.iter().map(|&(_, n)| n).sum();
+    if total == 0 {
+        return None;
+    }
+    let half = total as f64 / 2.0;
+    let (mut below, mut last) = (0u64, None::<(f64, f64)>);
+    for &(value, n) in &occupied {
+        let rank = below as f64 + n as f64 / 2.0;
+        if rank >= half {
+            return Some(match last {
+                Some((v, r)) if rank > r => v + (half - r) / (rank - r) * (value - v),
+                _ => value,
+            });
+        }
+        last = Some((value, rank));
+        below += n;
+    }
+    last.map(|(v, _)| v)
 }
 
 /// All workers' [`Detail`].
@@ -185,8 +271,9 @@ impl SharedOwnership {
     /// Playouts a worker keeps to itself before pouring them in.
     pub(super) const BATCH: u64 = 256;
 
-    /// Shared sums for a root of `root_moves` children; with `detailed`, the detail too.
-    pub(super) fn new(root_moves: usize, detailed: bool) -> SharedOwnership {
+    /// Shared sums for a root of `root_moves` children on a board of `area` points; with
+    /// `detailed`, the detail too.
+    pub(super) fn new(root_moves: usize, detailed: bool, area: usize) -> SharedOwnership {
         let zeros = |n: usize| (0..n).map(|_| AtomicI64::new(0)).collect::<Vec<_>>();
         SharedOwnership {
             sums: zeros(CELLS),
@@ -196,6 +283,7 @@ impl SharedOwnership {
             move_margins: (0..root_moves)
                 .map(|_| std::array::from_fn(|_| AtomicI64::new(0)))
                 .collect(),
+            margin_counts: MarginCounts::new(root_moves + 1, area),
             detail: detailed.then(|| SharedDetail {
                 owned: zeros(CELLS),
                 by_move: zeros(root_moves * CELLS),
@@ -232,6 +320,12 @@ impl SharedOwnership {
             for (s, v) in shared.iter().zip(sums.iter_mut()) {
                 s.fetch_add(*v, Relaxed);
                 *v = 0;
+            }
+        }
+        for (k, m) in local.margin_log.drain(..) {
+            self.margin_counts.add(0, m);
+            if k != u32::MAX {
+                self.margin_counts.add(k as usize + 1, m);
             }
         }
         local.playouts = 0;
@@ -315,6 +409,23 @@ impl SharedOwnership {
             .collect()
     }
 
+    /// Black's median margin in points over all playouts ([`median_margin`]), the search's
+    /// own komi included; `None` before any.
+    pub(super) fn median_margin(&self) -> Option<f64> {
+        self.margin_counts.median(0)
+    }
+
+    /// The same over the playouts through each root move, in the tree's order of the root's
+    /// children.
+    pub(super) fn move_median_margins(&self) -> Vec<Option<f64>> {
+        (0..self.move_margins.len())
+            .map(|k| match self.move_margins[k][0].load(Relaxed) {
+                0 => None,
+                _ => self.margin_counts.median(k + 1),
+            })
+            .collect()
+    }
+
     /// Black's mean margin in points, the search's own komi included.
     pub(super) fn mean_margin(&self) -> f64 {
         self.margin_halves.load(Relaxed) as f64 / 2.0 / self.playouts.load(Relaxed).max(1) as f64
@@ -376,5 +487,59 @@ impl FlatPlayouts<'_> {
     pub(super) fn values(&self, shares: Vec<OwnershipSums>) -> (Vec<f32>, u64) {
         let total = OwnershipSums::merge(shares);
         (total.values(self.board), total.playouts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn median(counts: &[(f64, u64)]) -> Option<f64> {
+        median_margin(counts.iter().copied())
+    }
+
+    #[test]
+    fn the_median_is_the_lead_that_splits_the_playouts_in_half() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[(-3.5, 0), (2.5, 0)]), None);
+        assert_eq!(median(&[(4.5, 7)]), Some(4.5));
+        // Even counts either side of zero: zero, wherever the values lie.
+        assert_eq!(median(&[(-1.5, 5), (1.5, 5)]), Some(0.0));
+        assert_eq!(median(&[(-30.5, 5), (1.5, 5)]), Some(-14.5));
+        // A few big wins do not carry it, as they carry the mean (32): six playouts at 0, one
+        // at 2, three at 100; mid-ranks 3 and 6.5 around the half, 5.
+        let m = median(&[(0.0, 6), (2.0, 1), (100.0, 3)]).unwrap();
+        assert!((m - 2.0 * 2.0 / 3.5).abs() < 1e-12, "{}", m);
+    }
+
+    #[test]
+    fn the_median_moves_smoothly_as_playouts_shift_between_values() {
+        // Area margins keep their parity: the values are two points apart. Moving one playout
+        // of a hundred from one value to the next moves the median a little, not two points.
+        let mut last = median(&[(-0.5, 50), (1.5, 50)]).unwrap();
+        for k in 1..=40u64 {
+            let m = median(&[(-0.5, 50 - k), (1.5, 50 + k)]).unwrap();
+            assert!(m > last && m - last < 0.1, "{} after {}", m, last);
+            last = m;
+        }
+    }
+
+    #[test]
+    fn shared_counts_keep_each_root_move_and_the_whole() {
+        let shared = SharedOwnership::new(2, false, 81);
+        let mut local = shared.local();
+        for (margin, k) in [(3, Some(0)), (5, Some(0)), (-9, Some(1)), (-11, None)] {
+            local.add_margin(HalfPoints(margin), k);
+        }
+        shared.absorb(&mut local);
+        // Half points: the whole is -11, -9, 3, 5; move 0's 3 and 5; move 1's -9.
+        assert_eq!(shared.move_median_margins(), vec![Some(2.0), Some(-4.5)]);
+        assert_eq!(shared.median_margin(), Some(-1.5));
+        // A margin beyond the counts' reach counts at the end: the area's bound and 200.
+        let far = SharedOwnership::new(1, false, 81);
+        let mut local = far.local();
+        local.add_margin(HalfPoints(-100_000), Some(0));
+        far.absorb(&mut local);
+        assert_eq!(far.median_margin(), Some(-281.0));
     }
 }

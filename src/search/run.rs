@@ -188,6 +188,8 @@ impl Run<'_> {
                 by_move: self.ownership.by_move(board),
                 score_stdev: self.ownership.margin_stdev(),
                 move_score_stdevs: self.ownership.move_margin_stdevs(),
+                score_median: self.ownership.median_margin(),
+                move_score_medians: self.ownership.move_median_margins(),
             },
             self.ownership.mean_margin(),
         )
@@ -303,8 +305,13 @@ impl Runner {
             .seed
             .unwrap_or_else(|| fastrand::u64(..))
             .wrapping_add(game.move_number() as u64 * 0x9E37_79B9);
-        let ownership = carried
-            .unwrap_or_else(|| SharedOwnership::new(root.root_moves.len(), watch.ownership_detail));
+        let ownership = carried.unwrap_or_else(|| {
+            SharedOwnership::new(
+                root.root_moves.len(),
+                watch.ownership_detail,
+                root.board.size() * root.board.size(),
+            )
+        });
         let ownership_floor = budget
             .visits
             .map_or(0, |m| m.min(OWNERSHIP_FLOOR))
