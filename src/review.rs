@@ -13,8 +13,9 @@
 //! nothing is written; everything the file held stays (other properties, variations, comments,
 //! which the review's text follows); the review adds to the main line's nodes only `C` and `TR`
 //! and, beside a move the search would not have played, one variation holding its line. Win
-//! rates in the text are Black's throughout; score leads are the search's mean final margin of
-//! the playouts through the best move, komi included, as `B+2.5` or `W+1.0`.
+//! rates in the text are Black's throughout; score leads are the lead that makes the game even
+//! by the playouts through the best move (their median final margin), komi included, as
+//! `B+2.5` or `W+1.0`.
 
 use crate::board::{Color, Move};
 use crate::coords::format_move;
@@ -48,7 +49,7 @@ pub struct Verdict {
     pub best: Move,
     /// The side to move's win rate with the best move.
     pub winrate: f64,
-    /// The side to move's mean lead, in points, through the best move.
+    /// The side to move's lead, in points, through the best move ([`MoveInfo::score_lead`]).
     pub lead: f64,
     /// The principal variation, the best move first.
     pub pv: Vec<Move>,
@@ -371,8 +372,8 @@ fn summary(
     };
     let mut text = format!(
         "tengen {} review: {} moves, {} a position, {} rules, komi {}.\n\
-         Win rates are Black's; a score is the mean final margin of the search's playouts \
-         (komi included).",
+         Win rates are Black's; a score is the median final margin of the search's playouts \
+         (komi included): the komi that would make the game even.",
         env!("CARGO_PKG_VERSION"),
         moves.len(),
         budget,

@@ -3,6 +3,7 @@
 
     tests/score_leads.py positions OUT                 build the position sets into OUT/
     tests/score_leads.py measure OUT/positions.txt     ask tengen and KataGo, print the figures
+    tests/score_leads.py prejudge N                    pre-judgement predictions on N openings
 
 `positions` plays its own games: tengen (3,000 playouts a move, one thread) against GNU Go
 level 5 on 9x9 (komi 7) and 13x13 (komi 7.5), Chinese rules, records in OUT/g9 and OUT/g13;
@@ -27,6 +28,12 @@ each of tengen's estimates:
     bestmean  the most visited move's scoreMean
     owned     the ownership map counted point by point, each point to the side that owns it
               in more than half the playouts (|own| < 0.3 neutral)
+
+`prejudge` places N random four-stone 9x9 openings (White, Black, White, Black, off the
+edge, none touching another, from a fixed seed) under pre-judgement rules, asks tengen for
+`tengen-prejudge` (5,000 playouts, one thread, seed 1) and KataGo's network for its lead at
+komi 0 with White to move (Chinese rules: the board margin the prediction is of), and prints
+the mean |difference| and the bias in Black's points, each opening's line first.
 
 TENGEN (default target/release/tengen), KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG (from the
 referee kit's env.sh: ../shared/referee/katago-setup.sh). The line for every position
@@ -251,11 +258,63 @@ def measure(listing):
                   f"{same:>4} of {len(mine)}")
 
 
+def score_points(text):
+    """Black's points from a GTP score ('B+3.5', 'W+2', '0')."""
+    if text == "0":
+        return 0.0
+    value = float(text[2:])
+    return value if text[0] == "B" else -value
+
+
+def openings(count, size=9, seed=1):
+    """`count` openings of four stones, each off the first line and touching no other."""
+    import random
+
+    rng = random.Random(seed)
+    inner = [(c, r) for c in range(1, size - 1) for r in range(1, size - 1)]
+    found = []
+    while len(found) < count:
+        stones = []
+        for point in rng.sample(inner, len(inner)):
+            if all(abs(point[0] - c) + abs(point[1] - r) > 1 for c, r in stones):
+                stones.append(point)
+            if len(stones) == 4:
+                break
+        found.append([(colour, p) for colour, p in zip("WBWB", stones)])
+    return found
+
+
+def prejudge(count):
+    kata = Gtp(f"{os.environ['KATAGO_BIN']} gtp -model {os.environ['KATAGO_MODEL']} "
+               f"-config {os.environ['KATAGO_CFG']}")
+    kata.ask("kata-set-rules chinese")
+    tengen = Gtp(f"{TENGEN} --threads 1 --seed 1 --playouts 5000")
+    diffs = []
+    for moves in openings(count):
+        tengen.ask("boardsize 9")
+        tengen.ask("tengen-rules prejudgement")
+        tengen.ask("clear_board")
+        for colour, point in moves:
+            tengen.ask(f"play {colour} {vertex(9, point)}")
+        ours = score_points(tengen.ask("tengen-prejudge")[0])
+        theirs, _ = katago_lead(kata, 9, "0", moves)
+        diffs.append(ours - theirs)
+        shown = " ".join(f"{c}{vertex(9, p)}" for c, p in moves)
+        print(f"{shown}: tengen {ours:+.1f}  KataGo {theirs:+.2f}", flush=True)
+    tengen.close()
+    kata.close()
+    print(f"{len(diffs)} openings: mean |d| {statistics.mean(abs(d) for d in diffs):.2f}, "
+          f"median |d| {statistics.median(abs(d) for d in diffs):.2f}, "
+          f"bias {statistics.mean(diffs):+.2f} (Black's points, tengen - KataGo)")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "positions":
         positions(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "measure":
         measure(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "prejudge":
+        prejudge(int(sys.argv[2]))
     else:
         sys.exit(__doc__)
 

@@ -564,7 +564,7 @@ mod tests {
             root_lcb: 0.4,
             root_utility: 0.3,
             score_stdev: 10.0,
-            score_lead: 2.0,
+            score_mean: 2.0,
             ownership_playouts: 30,
             ownership: vec![0.5; 81],
             ownership_stdev: vec![0.125; 81],

@@ -179,21 +179,17 @@ impl Engine {
         self.ponder_armed = false;
     }
 
-    /// Black's mean margin over a search of a game other than the record (a what-if) within
-    /// `limits`, its side to move searching; no tree kept from the record serves it, and its
-    /// own is dropped after, so that the next search of the record does not value moves by it.
-    pub(super) fn mean_margin_aside(
-        &mut self,
-        game: &Game,
-        limits: Limits,
-        watch: &mut Watch,
-    ) -> f64 {
+    /// Black's lead (the playouts' median margin) over a search of a game other than the
+    /// record (a what-if) within `limits`, its side to move searching; no tree kept from the
+    /// record serves it, and its own is dropped after, so that the next search of the record
+    /// does not value moves by it.
+    pub(super) fn lead_aside(&mut self, game: &Game, limits: Limits, watch: &mut Watch) -> f64 {
         self.player.forget();
         self.player
             .analyse_watched(game, game.to_move(), limits, &[], watch);
-        let mean = self.player.report().mean_margin;
+        let lead = self.player.report().median_margin;
         self.player.forget();
-        mean
+        lead
     }
 
     /// The result for an SGF `RE`, when known: a resignation answered by `genmove`, or the

@@ -157,7 +157,8 @@ pub fn estimate(engine: &mut Engine, args: &[&str]) -> Answer {
     Ok(estimate_text(engine, color, &analysis))
 }
 
-/// "chinese rules, komi 7.5: B+3.5 on average over 12000 playouts, Black wins 62%".
+/// "chinese rules, komi 7.5: B+3.5 by the median of 12000 playouts (mean B+5), Black wins 62%":
+/// the lead that makes the game even, then the mean margin.
 fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
     let rules = engine.game().rules().name;
     let komi = engine.game().komi();
@@ -165,8 +166,7 @@ fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
         return format!("{} rules, komi {}: no estimate (no search)", rules, komi);
     }
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
-    let black_lead = sign * analysis.score_lead;
-    let margin = Margin(HalfPoints((2.0 * black_lead).round() as i32));
+    let shown = |lead: f64| Margin(HalfPoints((2.0 * sign * lead).round() as i32));
     let best = &analysis.moves[0];
     let black_wins = if color == Color::Black {
         best.winrate
@@ -174,11 +174,12 @@ fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
         1.0 - best.winrate
     };
     format!(
-        "{} rules, komi {}: {} on average over {} playouts, Black wins {:.0}%",
+        "{} rules, komi {}: {} by the median of {} playouts (mean {}), Black wins {:.0}%",
         rules,
         komi,
-        margin,
+        shown(analysis.root_score_lead),
         analysis.ownership_playouts,
+        shown(analysis.score_mean),
         black_wins * 100.0
     )
 }

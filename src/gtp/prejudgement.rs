@@ -55,7 +55,9 @@ fn parse_prediction(s: &str) -> Result<Margin, String> {
 }
 
 /// `tengen-prejudge`: the engine's prediction of the final board margin (no komi) after the
-/// opening, from the mean margin of a search of the position. The side to move after the
+/// opening: the lead that makes the position even (the playouts' median margin) by a search of
+/// it. The threshold is the komi, so the prediction that serves a player best is the komi at
+/// which it would take either side. The side to move after the
 /// opening is White, and that is the side searched; later in a game it is whoever is to move.
 pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
     check_after_opening(engine.game())?;
@@ -64,17 +66,17 @@ pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
     let mut game = engine.game().clone();
     game.set_komi(HalfPoints::ZERO);
     // The configured limits of a move bound it (time, visits), playouts or not; GoGui's
-    // interrupt ends it with the mean so far.
+    // interrupt ends it with the lead so far.
     let config = engine.player.config();
     let limits = Limits {
         playouts: Some(config.playouts.unwrap_or(PREDICTION_PLAYOUTS)),
         visits: config.visits,
         time: config.time,
     };
-    let mean = moves::with_interrupt(engine, |engine, watch| {
-        engine.mean_margin_aside(&game, limits, watch)
+    let lead = moves::with_interrupt(engine, |engine, watch| {
+        engine.lead_aside(&game, limits, watch)
     });
-    Ok(Margin(HalfPoints::round_from(mean)).to_string())
+    Ok(Margin(HalfPoints::round_from(lead)).to_string())
 }
 
 /// `tengen-prejudgement P1 P2`: sets the threshold from the two predictions (P1 from the player

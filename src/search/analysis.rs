@@ -175,8 +175,8 @@ pub struct Analysis {
     pub root_utility: f64,
     /// The standard deviation of the final margin over all playouts, in points.
     pub score_stdev: f64,
-    /// The side to move's mean lead over all playouts, in points.
-    pub score_lead: f64,
+    /// The side to move's mean final margin over all playouts, in points.
+    pub score_mean: f64,
     /// The playouts behind `score_lead` and `ownership`: this search's, and the earlier
     /// searches' of the same position when its tree was kept.
     pub ownership_playouts: u64,
@@ -394,7 +394,7 @@ pub(super) fn snapshot(
         },
         root_utility: 2.0 * root_value - 1.0,
         score_stdev: owners.score_stdev,
-        score_lead: sign * (mean_margin_black + offset),
+        score_mean: sign * (mean_margin_black + offset),
         ownership,
         ownership_playouts: owners.playouts,
         ownership_stdev: owners.stdev.clone(),

@@ -160,4 +160,7 @@ pub struct Report {
     /// Black's mean margin over the playouts, in points, komi and handicap compensation
     /// included (territory rules: the territory margin).
     pub mean_margin: f64,
+    /// Black's lead that makes the game even: the playouts' median margin, in points, as
+    /// `mean_margin` includes komi and compensation (the mean before any playout).
+    pub median_margin: f64,
 }

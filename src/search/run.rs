@@ -380,6 +380,11 @@ impl Runner {
             value: ranked.first().map_or(0.5, |r| r.2),
             moves: ranked,
             mean_margin: run.ownership.mean_margin() + root.extra_komi.as_f64(),
+            median_margin: run
+                .ownership
+                .median_margin()
+                .unwrap_or_else(|| run.ownership.mean_margin())
+                + root.extra_komi.as_f64(),
         };
         let ownership = run.ownership.values(&root.board);
         let shared_ownership = run.ownership;
