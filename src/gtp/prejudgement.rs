@@ -55,8 +55,8 @@ fn parse_prediction(s: &str) -> Result<Margin, String> {
 }
 
 /// `tengen-prejudge`: the engine's prediction of the final board margin (no komi) after the
-/// opening: the lead that makes the position even (the playouts' median margin) by a search of
-/// it. The threshold is the komi, so the prediction that serves a player best is the komi at
+/// opening: the lead that makes the position even (the median margin of the playouts through
+/// the best move) by a search of it. The threshold is the komi, so the prediction that serves a player best is the komi at
 /// which it would take either side. The side to move after the
 /// opening is White, and that is the side searched; later in a game it is whoever is to move.
 pub fn prejudge(engine: &mut Engine, _: &[&str]) -> Answer {
