@@ -278,15 +278,17 @@ impl Player {
                 let root = Root::new(game, color, moves, &sure_dead, dynamic + against, filters);
                 let mut best = self.search(game, root, budget, watch);
                 if for_margin {
+                    // The playouts' own figures, the mean margin among them: the steps were
+                    // set by games on those (tests/MEASUREMENTS.md).
                     if let Some(m) = self.analysis.moves.first() {
-                        let next = margin_komi_step(conceded, m.playout_winrate, m.score_lead);
+                        let next = margin_komi_step(conceded, m.playout_winrate, m.score_mean);
                         if next != conceded {
                             log::info!(
                                 "maximize score: {} concedes {} komi (win rate {:.2}, lead {:.1})",
                                 color.letter(),
                                 next,
                                 m.playout_winrate,
-                                m.score_lead
+                                m.score_mean
                             );
                         }
                         self.conceded[color.index()] = next;
