@@ -177,8 +177,8 @@ pub struct Analysis {
     pub score_stdev: f64,
     /// The side to move's mean final margin over all playouts, in points.
     pub score_mean: f64,
-    /// The playouts behind `score_lead` and `ownership`: this search's, and the earlier
-    /// searches' of the same position when its tree was kept.
+    /// The playouts behind `score_mean`, `root_score_lead` and `ownership`: this search's, and
+    /// the earlier searches' of the same position when its tree was kept.
     pub ownership_playouts: u64,
     /// Ownership per point in `Board::points` order (top row first): +1 the side to move's,
     /// −1 the opponent's.
