@@ -308,15 +308,18 @@ def prejudge(count):
           f"bias {statistics.mean(diffs):+.2f} (Black's points, tengen - KataGo)")
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "positions":
-        positions(sys.argv[2])
-    elif len(sys.argv) == 3 and sys.argv[1] == "measure":
-        measure(sys.argv[2])
-    elif len(sys.argv) == 3 and sys.argv[1] == "prejudge":
-        prejudge(int(sys.argv[2]))
+def run_mode(modes, doc):
+    """Runs `MODE ARG` from the command line by `modes` (name to a function of ARG), or exits
+    with `doc`."""
+    if len(sys.argv) == 3 and sys.argv[1] in modes:
+        modes[sys.argv[1]](sys.argv[2])
     else:
-        sys.exit(__doc__)
+        sys.exit(doc)
+
+
+def main():
+    run_mode({"positions": positions, "measure": measure,
+              "prejudge": lambda n: prejudge(int(n))}, __doc__)
 
 
 if __name__ == "__main__":

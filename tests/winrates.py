@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score_leads import Gtp, analysis_line, replay, sgf_main_line  # noqa: E402
+from score_leads import Gtp, analysis_line, replay, run_mode, sgf_main_line  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TENGEN = os.environ.get("TENGEN", str(ROOT / "target/release/tengen"))
@@ -160,14 +160,7 @@ def table(tsv):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "positions":
-        positions(sys.argv[2])
-    elif len(sys.argv) == 3 and sys.argv[1] == "measure":
-        measure(sys.argv[2])
-    elif len(sys.argv) == 3 and sys.argv[1] == "table":
-        table(sys.argv[2])
-    else:
-        sys.exit(__doc__)
+    run_mode({"positions": positions, "measure": measure, "table": table}, __doc__)
 
 
 if __name__ == "__main__":
