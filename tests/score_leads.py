@@ -40,6 +40,7 @@ referee kit's env.sh: ../shared/referee/katago-setup.sh). The line for every pos
 goes to OUT/leads.tsv, and both ownership maps to OUT/ownership.jsonl, for further study.
 """
 
+import inspect
 import json
 import os
 import re
@@ -106,9 +107,19 @@ def sgf_main_line(path):
     # The main line: the first variation at every branch. Records here have none beyond
     # the main line, but cut at the first '(' after the root anyway.
     body = text[text.find(";") :]
-    nested = body.find("(", 1)
-    if nested > 0:
-        body = body[:nested]
+    # A '(' inside a property value (a player's name, a comment) opens no variation.
+    inside, escaped = False, False
+    for at, char in enumerate(body):
+        if escaped:
+            escaped = False
+        elif inside:
+            escaped = char == "\\"
+            inside = char != "]"
+        elif char == "[":
+            inside = True
+        elif char == "(":
+            body = body[:at]
+            break
     moves = []
     for colour, point in re.findall(r";\s*([BW])\[([a-z]{0,2})\]", body):
         if point == "" or (point == "tt" and size <= 19):
@@ -309,12 +320,14 @@ def prejudge(count):
 
 
 def run_mode(modes, doc):
-    """Runs `MODE ARG` from the command line by `modes` (name to a function of ARG), or exits
-    with `doc`."""
-    if len(sys.argv) == 3 and sys.argv[1] in modes:
-        modes[sys.argv[1]](sys.argv[2])
-    else:
+    """Runs `MODE ARG...` from the command line by `modes` (name to a function of the ARGs), or
+    exits with `doc`."""
+    mode = modes.get(sys.argv[1]) if len(sys.argv) >= 3 else None
+    try:
+        inspect.signature(mode).bind(*sys.argv[2:])
+    except TypeError:
         sys.exit(doc)
+    mode(*sys.argv[2:])
 
 
 def main():

@@ -2,6 +2,7 @@
 """Win rates against real outcomes (tests/MEASUREMENTS.md, "Win rates against real outcomes").
 
     tests/winrates.py positions OUT                 list the positions into OUT/positions.txt
+    tests/winrates.py games OUT DIR N...            the same from the records in DIR, after N moves
     tests/winrates.py measure OUT/positions.txt     ask tengen and KataGo, print the figures
     tests/winrates.py table OUT/winrates.tsv        the figures again, from a measurement
 
@@ -9,6 +10,12 @@
 winner (RE[B+...] or RE[W+...]), no handicap, at least 120 moves, every fourth record; the
 position after 50, 100 and 150 moves (where at least ten moves remain), each with the record's
 komi (KM, 0 when absent) and winner. One line a position: `SIZE KOMI RECORD MOVES WINNER`.
+
+`games` lists positions the same way from the records of another source: every record in DIR
+that names a winner (no handicap), the position after each N where at least five moves remain,
+at the record's komi. On 9x9 and 13x13 the records are tengen's self-play (`tengen match
+... --sgf-dir DIR`; MEASUREMENTS gives the command): the chance a win rate speaks of is the
+chance of winning between equal players.
 
 `measure` replays each position into both engines (Chinese rules, the record's komi), asks
 tengen for `kata-analyze` at a fixed visit count (TENGEN_VISITS, default 2000) and KataGo's
@@ -19,9 +26,9 @@ grouped by the predicted win rate of the side to move, in tenths: how many, the 
 prediction, the share that won) and the Brier score, and fits a calibration of the root's win
 rate, its logit times a factor, by least Brier score, with the fit's figures on the positions it
 was not fitted on (twofold, by record). tengen shows its playouts' share calibrated so already
-(`search::analysis::calibrated_winrate`, its logit times WINRATE_SHARPNESS_19 on 19x19), and
-logit factors multiply: the factor fitted here is the one to multiply that constant by (1: the
-shown win rate is calibrated; the constant was fitted as 2.33 on a build that showed the share).
+(`search::analysis::calibrated_winrate`, its logit times a factor by board size), and
+logit factors multiply: the factor fitted here is the one to multiply that size's factor by (1:
+the shown win rate is calibrated; the factors were fitted on builds that showed the share).
 
 TENGEN (default target/release/tengen), KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG (from the
 referee kit's env.sh: ../shared/referee/katago-setup.sh).
@@ -59,6 +66,26 @@ def positions(out):
         komi = komi[1] if komi else "0"
         lines += [f"19 {komi} {record} {n} {winner}" for n in (50, 100, 150)
                   if n <= len(moves) - 10]
+    (out / "positions.txt").write_text("\n".join(lines) + "\n")
+    print(f"{len(lines)} positions in {out / 'positions.txt'}")
+
+
+def games(out, directory, *numbers):
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for record in sorted(Path(directory).glob("*.sgf")):
+        text = record.read_text(errors="replace")
+        winner = re.search(r"RE\[([BW])\+", text)
+        if not winner or re.search(r"HA\[[1-9]", text):
+            continue
+        size, moves, setup = sgf_main_line(record)
+        if setup:
+            continue
+        komi = re.search(r"KM\[([-0-9.]+)\]", text)
+        komi = komi[1] if komi else "0"
+        lines += [f"{size} {komi} {record} {n} {winner[1]}" for n in map(int, numbers)
+                  if n <= len(moves) - 5]
     (out / "positions.txt").write_text("\n".join(lines) + "\n")
     print(f"{len(lines)} positions in {out / 'positions.txt'}")
 
@@ -160,7 +187,8 @@ def table(tsv):
 
 
 def main():
-    run_mode({"positions": positions, "measure": measure, "table": table}, __doc__)
+    run_mode({"positions": positions, "games": games, "measure": measure, "table": table},
+             __doc__)
 
 
 if __name__ == "__main__":

@@ -403,23 +403,43 @@ pub(super) fn snapshot(
 
 /// How much more decided a real game is than the playouts' share of wins says, by board size:
 /// the share `p` is shown as `σ(k·logit p)`. The playouts' random moves blur every advantage, so
-/// their share stays near one half where the game is already leaning. On 19×19 the winners of
-/// professional games measure it (`tests/winrates.py`: 412 positions after 50, 100 and 150
-/// moves of Debian's goban-original-games, tengen at 2,000 visits; k fitted by least Brier
-/// score: 2.33 on all, 2.09 and 2.60 on either half of the records; tests/MEASUREMENTS.md, "Win
-/// rates against real outcomes"; the script's factor, run again, multiplies this one). Other
-/// sizes have no such measurement and show the share.
-const WINRATE_SHARPNESS_19: f64 = 2.3;
+/// their share stays near one half where the game is already leaning. `tests/winrates.py` fits k
+/// by least Brier score on the winners of real games, tengen at 2,000 visits
+/// (tests/MEASUREMENTS.md, "Win rates against real outcomes"; the script's factor, run again,
+/// multiplies these): on 19×19, 412 positions after 50, 100 and 150 moves of Debian's
+/// goban-original-games professional records (2.33 on all, 2.09 and 2.60 on either half of the
+/// records); on 9×9, 560 positions after 10 to 40 moves of 156 games of tengen's self-play at
+/// 1,000 playouts a move (2.42; 2.21 and 2.70 on either half); on 13×13, 440 positions after 20
+/// to 100 moves of 66 such games and of 40 between tengen and Pachi (2.82; 1.99 and 3.00). One
+/// factor for both colours: the self-play games' winners also lean to Black (59–61% at komi
+/// 7.5, where the network gives White the edge), a lean of the players, not of the position.
+const WINRATE_SHARPNESS: [(usize, f64); 3] = [(9, 2.4), (13, 2.8), (19, 2.3)];
+
+/// The factor k of [`WINRATE_SHARPNESS`] for a board side: measured on 9×9, 13×13 and 19×19,
+/// read along straight lines between them and held at the ends beyond.
+fn winrate_sharpness(size: usize) -> f64 {
+    let table = &WINRATE_SHARPNESS;
+    let (first, last) = (table[0], table[table.len() - 1]);
+    if size <= first.0 {
+        return first.1;
+    }
+    if size >= last.0 {
+        return last.1;
+    }
+    let upper = table
+        .iter()
+        .position(|&(s, _)| s >= size)
+        .unwrap_or(table.len() - 1);
+    let (s0, k0) = table[upper - 1];
+    let (s1, k1) = table[upper];
+    k0 + (k1 - k0) * (size - s0) as f64 / (s1 - s0) as f64
+}
 
 /// The playouts' share of wins `share` on a `size`×`size` board read as the chance of winning
 /// the game: a monotone map that keeps one half, a sure win and a sure loss where they are.
 pub fn calibrated_winrate(share: f64, size: usize) -> f64 {
-    let k = if size == 19 {
-        WINRATE_SHARPNESS_19
-    } else {
-        1.0
-    };
-    if k == 1.0 || share <= 0.0 || share >= 1.0 {
+    let k = winrate_sharpness(size);
+    if share <= 0.0 || share >= 1.0 {
         return share.clamp(0.0, 1.0);
     }
     let logit = (share / (1.0 - share)).ln();
@@ -486,7 +506,7 @@ mod tests {
     }
 
     #[test]
-    fn calibrated_win_rates_sharpen_19x19_keep_the_ends_and_the_middle() {
+    fn calibrated_win_rates_sharpen_by_board_size_keep_the_ends_and_the_middle() {
         // 19×19: a 60% share of the playouts is a 72% game (σ(2.3·logit 0.6)).
         let p = calibrated_winrate(0.6, 19);
         assert!((p - 0.7176).abs() < 1e-3, "{p}");
@@ -500,8 +520,14 @@ mod tests {
             assert!(q > last);
             last = q;
         }
-        // Unmeasured sizes show the share.
-        assert_eq!(calibrated_winrate(0.6, 9), 0.6);
-        assert_eq!(calibrated_winrate(0.6, 13), 0.6);
+        // Each measured size has its own factor; sizes between are read between them and
+        // sizes beyond the table take its nearest end.
+        let at = |size| calibrated_winrate(0.6, size);
+        assert!((at(9) - 0.7257).abs() < 1e-3, "{}", at(9));
+        assert!((at(13) - 0.7568).abs() < 1e-3, "{}", at(13));
+        assert_eq!(at(5), at(9));
+        assert_eq!(at(25), at(19));
+        let (k9, k13) = (winrate_sharpness(9), winrate_sharpness(13));
+        assert!((winrate_sharpness(11) - (k9 + k13) / 2.0).abs() < 1e-12);
     }
 }
