@@ -31,8 +31,8 @@ each of tengen's estimates:
 
 `prejudge` places N random four-stone 9x9 openings (White, Black, White, Black, off the
 edge, none touching another, from a fixed seed) under pre-judgement rules, asks tengen for
-`tengen-prejudge` (5,000 playouts, one thread, seed 1) and KataGo's network for its lead at
-komi 0 with White to move (Chinese rules: the board margin the prediction is of), and prints
+`tengen-prejudge` (TENGEN_PLAYOUTS, default 5,000, one thread, seed 1) and KataGo's network
+for its lead at komi 0 with White to move (Chinese rules: the board margin the prediction is of), and prints
 the mean |difference| and the bias in Black's points, each opening's line first.
 
 TENGEN (default target/release/tengen), KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG (from the
@@ -299,7 +299,8 @@ def prejudge(count):
     kata = Gtp(f"{os.environ['KATAGO_BIN']} gtp -model {os.environ['KATAGO_MODEL']} "
                f"-config {os.environ['KATAGO_CFG']}")
     kata.ask("kata-set-rules chinese")
-    tengen = Gtp(f"{TENGEN} --threads 1 --seed 1 --playouts 5000")
+    playouts = int(os.environ.get("TENGEN_PLAYOUTS", "5000"))
+    tengen = Gtp(f"{TENGEN} --threads 1 --seed 1 --playouts {playouts}")
     diffs = []
     for moves in openings(count):
         tengen.ask("boardsize 9")
