@@ -1,6 +1,7 @@
 //! The `tengen` command line: the GTP engine (the default action, `gtp`), engine-against-engine
 //! matches (`match`), KataGo's JSON analysis protocol (`analysis`), and subcommands for verification (`perft`), speed (`bench`) and
-//! learning move patterns from game records (`train-patterns`).
+//! learning move patterns from game records (`train-patterns`) and the playout policy's weights
+//! from the engine's own values (`train-playouts`).
 //!
 //! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
 
@@ -248,6 +249,10 @@ enum Command {
     /// also named .mgt) and report the top-1 and top-5 prediction rates and mean log-likelihood
     /// on held-out games.
     TrainPatterns(TrainPatternsArgs),
+    /// Learn the heavy playout policy's weights by simulation balancing: make the playouts' mean
+    /// result from positions of 9×9 game records match the search's value of them, and report
+    /// the mean squared error on training and held-out games.
+    TrainPlayouts(TrainPlayoutsArgs),
     /// Review a game record: search every position of its main line and write the record with
     /// each move's win rate (Black's), score lead, best move and variation, and the biggest
     /// swings in the root comment. Progress and the swings go to stderr; stdout stays unused.
@@ -354,6 +359,76 @@ struct TrainPatternsArgs {
     /// At most this many spatial patterns get a weight (the most played).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max_spatials: usize,
+}
+
+/// How the committed playout weights are rebuilt (`tengen train-playouts --help`).
+const TRAIN_PLAYOUTS_HELP: &str = "\
+The games are self-play records of the default engine, written by the match tool:
+
+  tengen match --black \"tengen --threads 1 --playouts 3000\" --white \"tengen --threads 1 \\
+    --playouts 3000\" --size 9 --komi 7.5 --rules chinese --games 240 --opening-moves 4 \\
+    --sgf-dir /tmp/g9
+
+and src/search/playout_weights.txt is rebuilt from the repository root (the defaults' search
+values are cached in --targets, the costly part) with
+
+  cargo run --release -- train-playouts --games /tmp/g9 --targets /tmp/g9-targets.txt \\
+    --out src/search/playout_weights.txt
+
+(with the flags the file's header names when they differ from the defaults). Training starts
+from the embedded weights: rebuild from the hand-set ones (see the file's history).";
+
+/// `tengen train-playouts`: the records, the values, the training and the output.
+#[derive(Args)]
+#[command(after_help = TRAIN_PLAYOUTS_HELP)]
+struct TrainPlayoutsArgs {
+    /// Directory of 9×9 SGF game records (self-play of the engine).
+    #[arg(long, value_name = "DIR")]
+    games: std::path::PathBuf,
+    /// Cache of the search's values of the positions: read if it holds values of a search of
+    /// --target-playouts, else written (completed when games were added).
+    #[arg(long, value_name = "FILE")]
+    targets: std::path::PathBuf,
+    /// Playouts of the one-thread search that values each position.
+    #[arg(long, value_name = "N", default_value_t = 4000)]
+    target_playouts: u64,
+    /// Komi of the games (Chinese rules).
+    #[arg(long, default_value = "7.5", allow_hyphen_values = true, value_parser = parse_komi)]
+    komi: HalfPoints,
+    /// Hold out every N-th game (in file-name order) from training, to measure on.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    hold_out_every: usize,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 100)]
+    iterations: usize,
+    /// Training positions per step.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    batch: usize,
+    /// Playouts that measure a position's value in a step (M).
+    #[arg(long, value_name = "M", default_value_t = 32)]
+    value_playouts: usize,
+    /// Playouts that measure the gradient of a position's value in a step (N).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    gradient_playouts: usize,
+    /// Step size α.
+    #[arg(long, default_value_t = 1.0)]
+    step: f64,
+    /// Playouts per position when measuring the mean squared error.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    eval_playouts: usize,
+    /// Training positions the error is measured on, at most (all held-out ones are).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    eval_positions: usize,
+    /// Measure the error every N steps.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    report_every: usize,
+    /// Seed of the batches and playouts.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Weights file to write (src/search/playout_weights.txt is the one built into tengen);
+    /// without it, only the figures are printed.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 /// `tengen match`: two engines (any GTP programs) play a series of games.
@@ -650,6 +725,31 @@ fn main() -> ExitCode {
                     let r = tengen::bench::search_rate(size, t, duration, seed);
                     println!("{}", tengen::bench::search_line(size, t, &r));
                 }
+            }
+        }
+        Some(Command::TrainPlayouts(args)) => {
+            use tengen::train_patterns::balance;
+            let config = balance::BalanceConfig {
+                games: args.games,
+                targets: args.targets,
+                target_playouts: args.target_playouts,
+                komi: args.komi,
+                hold_out_every: args.hold_out_every,
+                iterations: args.iterations,
+                batch: args.batch,
+                value_playouts: args.value_playouts,
+                gradient_playouts: args.gradient_playouts,
+                step: args.step,
+                eval_playouts: args.eval_playouts,
+                eval_positions: args.eval_positions,
+                report_every: args.report_every,
+                seed: args.seed,
+                out: args.out,
+            };
+            let start = tengen::search::playout_weights::PlayoutWeights::embedded();
+            if let Err(e) = balance::run_balance(&config, start, &mut std::io::stdout()) {
+                eprintln!("tengen train-playouts: {}", e);
+                return ExitCode::FAILURE;
             }
         }
         Some(Command::Review(args)) => return run_review(args, cli.engine),

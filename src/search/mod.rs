@@ -27,6 +27,7 @@
 //!   bounded in time;
 //! - [`player`]: the decisions around the search — pass, resign, cleanup, dame, analysis,
 //!   pondering — and the judgement kept for the position;
+//! - [`playout_weights`], [`shapes`]: the heavy policy's parameters and 3×3 shapes;
 //! - [`time`], [`tree`], [`analysis`]: the clock, the shared tree, what analysis shows.
 
 pub mod analysis;
@@ -37,9 +38,11 @@ pub mod level;
 pub mod ownership;
 pub mod player;
 pub mod playout;
+pub mod playout_weights;
 pub mod policy;
 pub mod prior;
 mod run;
+pub mod shapes;
 mod simulate;
 pub mod time;
 pub mod tree;

@@ -57,7 +57,7 @@ pub fn play_out(
     board: &mut Board,
     mut color: Color,
     rng: &mut fastrand::Rng,
-    policy: impl Fn(&Board, Color, &mut fastrand::Rng) -> Option<Point>,
+    mut policy: impl FnMut(&Board, Color, &mut fastrand::Rng) -> Option<Point>,
     mercy: bool,
     mut on_play: impl FnMut(Point, Color, u32),
 ) -> Playout {

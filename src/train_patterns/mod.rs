@@ -25,8 +25,10 @@
 //!
 //! The files, one job each: `corpus` reads the records and splits them, `dataset` puts the
 //! candidates' features in training form, `fit` is the MM fit, `measure` the held-out figures;
-//! this file holds the command itself.
+//! this file holds the command itself. `balance` is another trainer on the same records:
+//! `tengen train-playouts`, the heavy playout policy's weights by simulation balancing.
 
+pub mod balance;
 mod corpus;
 mod dataset;
 mod fit;
