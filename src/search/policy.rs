@@ -242,7 +242,7 @@ pub fn weighted_move<T: Trace>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A race that decides a 9×9 game: White's top-left group of seven stones (A8 … D9) has
@@ -284,6 +284,100 @@ mod tests {
             captured * 100 >= 90 * runs,
             "captured in {captured} of {runs}"
         );
+    }
+
+    /// ∇θ P(m) two ways at one position where rules and shape picks both decide the move: the
+    /// trace's E[1{m}·ψ] (ψ = ∇θ log π) and finite differences of P(m) over θ ± ε.
+    #[test]
+    fn the_trace_is_the_gradient_of_the_move_probabilities() {
+        use crate::search::playout_weights::{Gradient, RULES};
+        use crate::search::shapes::SHAPES;
+        let logit = |p: f64| (p / (1.0 - p)).ln();
+        let sigmoid = |t: f64| (1.0 / (1.0 + (-t).exp())) as f32;
+        let weights = |rules: [f64; RULES], shapes: [f64; SHAPES]| {
+            PlayoutWeights::new(rules.map(sigmoid), shapes.map(|g| g as f32)).unwrap()
+        };
+        let rules = [logit(0.7); RULES];
+        let shapes: [f64; SHAPES] = std::array::from_fn(|i| (i as f64 - 6.0) * 0.3);
+        let w = weights(rules, shapes);
+        let sample = |w: &PlayoutWeights, b: &Board, c: Color, seed: u64, n: usize| {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            (0..n)
+                .map(|_| {
+                    let mut g = Gradient::default();
+                    (weighted_move(b, c, &mut rng, w, &mut g), g)
+                })
+                .collect::<Vec<_>>()
+        };
+        // The first position of a light game where a rule and a shape pick are both traced.
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut b = Board::new(9).unwrap();
+        let mut c = Color::Black;
+        loop {
+            let some = sample(&w, &b, c, 1, 200);
+            let traced = |f: &dyn Fn(&Gradient) -> bool| some.iter().any(|(_, g)| f(g));
+            if traced(&|g| g.rules.iter().any(|&x| x != 0.0))
+                && traced(&|g| g.shapes.iter().any(|&x| x != 0.0))
+            {
+                break;
+            }
+            match crate::search::playout::light_move(&b, c, &mut rng) {
+                Some(p) => {
+                    b.play(p, c);
+                }
+                None => panic!("no position with both decisions"),
+            }
+            c = c.opponent();
+        }
+        let n = 40_000;
+        let at = sample(&w, &b, c, 2, n);
+        // The most frequent move.
+        let mut counts: Vec<(Option<Point>, usize)> = Vec::new();
+        for (m, _) in &at {
+            match counts.iter_mut().find(|(x, _)| x == m) {
+                Some((_, k)) => *k += 1,
+                None => counts.push((*m, 1)),
+            }
+        }
+        let m = counts.iter().max_by_key(|(_, k)| *k).unwrap().0;
+        let share = |s: &[(Option<Point>, Gradient)]| {
+            s.iter().filter(|(x, _)| *x == m).count() as f64 / s.len() as f64
+        };
+        let eps = 0.25;
+        let mut checked = [0, 0];
+        for j in 0..RULES + SHAPES {
+            let psi = |g: &Gradient| {
+                if j < RULES {
+                    g.rules[j]
+                } else {
+                    g.shapes[j - RULES]
+                }
+            };
+            let score: f64 =
+                at.iter().filter(|(x, _)| *x == m).map(|(_, g)| psi(g)).sum::<f64>() / n as f64;
+            // Both decisions' expected score is zero.
+            let mean: f64 = at.iter().map(|(_, g)| psi(g)).sum::<f64>() / n as f64;
+            assert!(mean.abs() < 0.02, "E[ψ_{j}] = {mean}");
+            if score.abs() < 0.02 {
+                continue;
+            }
+            let moved = |d: f64| {
+                let (mut r, mut s) = (rules, shapes);
+                if j < RULES {
+                    r[j] += d;
+                } else {
+                    s[j - RULES] += d;
+                }
+                share(&sample(&weights(r, s), &b, c, 3 + j as u64, n))
+            };
+            let finite = (moved(eps) - moved(-eps)) / (2.0 * eps);
+            assert!(
+                (finite - score).abs() < 0.03,
+                "parameter {j}: finite differences {finite}, trace {score}"
+            );
+            checked[usize::from(j >= RULES)] += 1;
+        }
+        assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
     }
 
     #[test]
