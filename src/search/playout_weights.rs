@@ -77,11 +77,14 @@ impl PlayoutWeights {
     pub fn new(rules: [f32; RULES], log_gammas: [f32; SHAPES]) -> Result<PlayoutWeights, String> {
         for (i, &p) in rules.iter().enumerate() {
             if !(0.0..=1.0).contains(&p) {
-                return Err(format!("{}: probability {} is not in [0, 1]", RULE_NAMES[i].1, p));
+                return Err(format!(
+                    "{}: probability {} is not in [0, 1]",
+                    RULE_NAMES[i].1, p
+                ));
             }
         }
         for (i, &g) in log_gammas.iter().enumerate() {
-            if !(g.abs() <= MAX_LOG_GAMMA) {
+            if g.is_nan() || g.abs() > MAX_LOG_GAMMA {
                 return Err(format!(
                     "shape.{}: log-gamma {} is not within ±{}",
                     PATTERNS[i].1, g, MAX_LOG_GAMMA
@@ -121,7 +124,9 @@ impl PlayoutWeights {
             let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
                 return Err(fail("expected NAME VALUE"));
             };
-            let value: f32 = value.parse().map_err(|_| fail("the value is not a number"))?;
+            let value: f32 = value
+                .parse()
+                .map_err(|_| fail("the value is not a number"))?;
             let slot = if let Some(shape) = name.strip_prefix("shape.") {
                 let i = PATTERNS.iter().position(|&(_, s)| s == shape);
                 i.map(|i| &mut shapes[i])
@@ -224,7 +229,12 @@ impl PlayoutWeights {
     /// Picks one of `best.len()` (at least one) candidates, each weighted by the gamma of its
     /// best shape, and tells `trace`; returns its index.
     #[inline]
-    pub fn pick_shape<T: Trace>(&self, best: &[u8], rng: &mut fastrand::Rng, trace: &mut T) -> usize {
+    pub fn pick_shape<T: Trace>(
+        &self,
+        best: &[u8],
+        rng: &mut fastrand::Rng,
+        trace: &mut T,
+    ) -> usize {
         let i = if self.uniform {
             rng.usize(..best.len())
         } else {

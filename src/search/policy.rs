@@ -20,8 +20,8 @@
 //! never fill an own eye.
 
 use super::playout_weights::{NoTrace, PlayoutWeights, Rule, Trace};
-use super::shapes::shape_set;
 pub use super::shapes::matches_pattern;
+use super::shapes::shape_set;
 use crate::board::{Board, Color, Move, Point};
 use crate::tactics::{self, Candidates};
 
@@ -353,8 +353,12 @@ pub(crate) mod tests {
                     g.shapes[j - RULES]
                 }
             };
-            let score: f64 =
-                at.iter().filter(|(x, _)| *x == m).map(|(_, g)| psi(g)).sum::<f64>() / n as f64;
+            let score: f64 = at
+                .iter()
+                .filter(|(x, _)| *x == m)
+                .map(|(_, g)| psi(g))
+                .sum::<f64>()
+                / n as f64;
             // Both decisions' expected score is zero.
             let mean: f64 = at.iter().map(|(_, g)| psi(g)).sum::<f64>() / n as f64;
             assert!(mean.abs() < 0.02, "E[ψ_{j}] = {mean}");

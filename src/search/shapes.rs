@@ -96,7 +96,13 @@ fn expand(options: &[Vec<u8>], slot: usize, code: usize, bit: u16, masks: &mut [
         return;
     }
     for &v in &options[slot] {
-        expand(options, slot + 1, code | (v as usize) << (2 * slot), bit, masks);
+        expand(
+            options,
+            slot + 1,
+            code | (v as usize) << (2 * slot),
+            bit,
+            masks,
+        );
     }
 }
 

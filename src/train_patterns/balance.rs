@@ -25,9 +25,7 @@ use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::score::settled_area;
 use crate::search::playout::play_out;
-use crate::search::playout_weights::{
-    Gradient, NoTrace, PlayoutWeights, Trace, RULES, RULE_NAMES,
-};
+use crate::search::playout_weights::{Gradient, NoTrace, PlayoutWeights, Trace, RULES, RULE_NAMES};
 use crate::search::policy::weighted_move;
 use crate::search::shapes::{PATTERNS, SHAPES};
 use crate::search::{Config, Player};
@@ -334,7 +332,13 @@ fn read_targets(config: &BalanceConfig) -> Result<Vec<(String, usize, f64)>, Str
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fail = || format!("{} line {}: expected GAME MOVES VALUE", path.display(), n + 1);
+        let fail = || {
+            format!(
+                "{} line {}: expected GAME MOVES VALUE",
+                path.display(),
+                n + 1
+            )
+        };
         if let Some(p) = line.strip_prefix("playouts ") {
             playouts = Some(p.trim().parse::<u64>().map_err(|_| fail())?);
             continue;
@@ -403,7 +407,11 @@ fn value_positions(
                     let v = player
                         .analyse(&game, p.to_move, Some(config.target_playouts), None)
                         .value;
-                    let black = if p.to_move == Color::Black { v } else { 1.0 - v };
+                    let black = if p.to_move == Color::Black {
+                        v
+                    } else {
+                        1.0 - v
+                    };
                     (black * 1e4).round() / 1e4
                 });
                 p
@@ -530,7 +538,13 @@ pub fn run_balance(
         let batch: Vec<usize> = (0..config.batch)
             .map(|_| rng.usize(..training.len()))
             .collect();
-        theta = balance_step(&theta, &training, &batch, config, mix(&[config.seed, it as u64]));
+        theta = balance_step(
+            &theta,
+            &training,
+            &batch,
+            config,
+            mix(&[config.seed, it as u64]),
+        );
         if it % config.report_every.max(1) == 0 || it == config.iterations {
             after = measure(&theta.weights());
             writeln!(
@@ -598,8 +612,8 @@ mod tests {
     /// White to move in the big race of [`crate::search::policy::tests::BIG_RACE`], which
     /// decides who wins: the race rule's firing decides the playouts' result.
     fn big_race() -> Position {
-        let game = Game::from_diagram(&crate::search::policy::tests::BIG_RACE, Rules::chinese())
-            .unwrap();
+        let game =
+            Game::from_diagram(&crate::search::policy::tests::BIG_RACE, Rules::chinese()).unwrap();
         Position {
             game: "big race".to_string(),
             moves: 0,
