@@ -399,7 +399,7 @@ struct TrainPlayoutsArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     hold_out_every: usize,
     /// Gradient steps.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 150)]
     iterations: usize,
     /// Training positions per step.
     #[arg(long, value_name = "N", default_value_t = 64)]
@@ -411,16 +411,16 @@ struct TrainPlayoutsArgs {
     #[arg(long, value_name = "N", default_value_t = 32)]
     gradient_playouts: usize,
     /// Step size α.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 40.0)]
     step: f64,
     /// Playouts per position when measuring the mean squared error.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = 128)]
     eval_playouts: usize,
     /// Training positions the error is measured on, at most (all held-out ones are).
     #[arg(long, value_name = "N", default_value_t = 200)]
     eval_positions: usize,
     /// Measure the error every N steps.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 25)]
     report_every: usize,
     /// Seed of the batches and playouts.
     #[arg(long, default_value_t = 1)]
