@@ -39,9 +39,16 @@ fn captures_the_group_in_atari_that_decides_the_game() {
     // points whether captured now or lifted as dead at the end, and at 3,000 playouts the search
     // rates moves elsewhere as high as the capture (0.94–0.95 each, seeds 1–5), missing that
     // White's extension to B6 could still run. Noted on the 19×19 strength issue.
+    // Judged over seeds, not by one: a seeded search follows the playouts' random numbers, and
+    // one search may prefer a far move (E3 at seed 1 since the playout policy's draws changed
+    // with its weights; the capture at seeds 2–10).
     let g = Game::from_diagram(&rows, Rules::chinese()).unwrap();
-    let d = player(3000, 1).genmove(&g, Color::Black, false);
-    assert_eq!(d, Decision::Play(at(&g, 1, 3)));
+    let captures = (1..=5)
+        .filter(|&seed| {
+            player(3000, seed).genmove(&g, Color::Black, false) == Decision::Play(at(&g, 1, 3))
+        })
+        .count();
+    assert!(captures >= 4, "captured in {} of 5 searches", captures);
 }
 
 #[test]
