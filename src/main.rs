@@ -361,22 +361,22 @@ struct TrainPatternsArgs {
     max_spatials: usize,
 }
 
-/// How the committed playout weights are rebuilt (`tengen train-playouts --help`).
+/// How playout weights are trained (`tengen train-playouts --help`).
 const TRAIN_PLAYOUTS_HELP: &str = "\
-The games are self-play records of the default engine, written by the match tool:
+The games are self-play records of the engine, written by the match tool, e.g.
 
-  tengen match --black \"tengen --threads 1 --playouts 3000\" --white \"tengen --threads 1 \\
-    --playouts 3000\" --size 9 --komi 7.5 --rules chinese --games 240 --opening-moves 4 \\
+  tengen match --black \"tengen --threads 1 --playouts 1000\" --white \"tengen --threads 1 \\
+    --playouts 1000\" --size 9 --komi 7.5 --rules chinese --games 240 --opening-moves 4 \\
     --sgf-dir /tmp/g9
 
-and src/search/playout_weights.txt is rebuilt from the repository root (the defaults' search
-values are cached in --targets, the costly part) with
+(the measured run, tests/MEASUREMENTS.md, took the first 89 such games). Training starts from
+the hand-set weights; from the repository root,
 
   cargo run --release -- train-playouts --games /tmp/g9 --targets /tmp/g9-targets.txt \\
     --out src/search/playout_weights.txt
 
-(with the flags the file's header names when they differ from the defaults). Training starts
-from the embedded weights: rebuild from the hand-set ones (see the file's history).";
+rebuilds a weights file with the measured run's settings (the defaults). The search values of
+the positions, the costly part, are cached in --targets and reused by later runs.";
 
 /// `tengen train-playouts`: the records, the values, the training and the output.
 #[derive(Args)]
@@ -746,8 +746,8 @@ fn main() -> ExitCode {
                 seed: args.seed,
                 out: args.out,
             };
-            let start = tengen::search::playout_weights::PlayoutWeights::embedded();
-            if let Err(e) = balance::run_balance(&config, start, &mut std::io::stdout()) {
+            let start = tengen::search::playout_weights::PlayoutWeights::default();
+            if let Err(e) = balance::run_balance(&config, &start, &mut std::io::stdout()) {
                 eprintln!("tengen train-playouts: {}", e);
                 return ExitCode::FAILURE;
             }
