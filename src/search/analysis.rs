@@ -412,7 +412,8 @@ pub(super) fn snapshot(
 /// 1,000 playouts a move (2.42; 2.21 and 2.70 on either half); on 13×13, 440 positions after 20
 /// to 100 moves of 66 such games and of 40 between tengen and Pachi (2.82; 1.99 and 3.00). One
 /// factor for both colours: the self-play games' winners also lean to Black (59–61% at komi
-/// 7.5, where the network gives White the edge), a lean of the players, not of the position.
+/// 7.5, where the network gives White the edge), a lean of the players or of their openings
+/// (other self-play openings gave Black 46%), not of the position.
 const WINRATE_SHARPNESS: [(usize, f64); 3] = [(9, 2.4), (13, 2.8), (19, 2.3)];
 
 /// The factor k of [`WINRATE_SHARPNESS`] for a board side: measured on 9×9, 13×13 and 19×19,
