@@ -4,6 +4,8 @@
     tests/score_leads.py positions OUT                 build the position sets into OUT/
     tests/score_leads.py measure OUT/positions.txt     ask tengen and KataGo, print the figures
     tests/score_leads.py prejudge N                    pre-judgement predictions on N openings
+    tests/score_leads.py peer OUT/leads.tsv "ENGINE" COMMAND
+                                                       a peer's estimate on measure's positions
 
 `positions` plays its own games: tengen (3,000 playouts a move, one thread) against GNU Go
 level 5 on 9x9 (komi 7) and 13x13 (komi 7.5), Chinese rules, records in OUT/g9 and OUT/g13;
@@ -34,6 +36,10 @@ edge, none touching another, from a fixed seed) under pre-judgement rules, asks 
 `tengen-prejudge` (TENGEN_PLAYOUTS, default 5,000, one thread, seed 1) and KataGo's network
 for its lead at komi 0 with White to move (Chinese rules: the board margin the prediction is of), and prints
 the mean |difference| and the bias in Black's points, each opening's line first.
+
+`peer` replays the positions of a `measure` run's leads.tsv into another GTP engine, asks it
+COMMAND (Pachi's `score_est`: its ownership map counted; GNU Go's `estimate_score`) and prints
+the same figures against the KataGo leads recorded there.
 
 TENGEN (default target/release/tengen), KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG (from the
 referee kit's env.sh: ../shared/referee/katago-setup.sh). The line for every position
@@ -320,6 +326,26 @@ def prejudge(count):
           f"bias {statistics.mean(diffs):+.2f} (Black's points, tengen - KataGo)")
 
 
+def peer(leads, engine, command):
+    rows = [l.split("\t") for l in Path(leads).read_text().splitlines()[1:] if l.strip()]
+    other = Gtp(engine)
+    found = []
+    for size, komi, record, n, katago, *_ in rows:
+        _, moves, _ = sgf_main_line(record)
+        replay(other, int(size), komi, moves[: int(n)])
+        answer = other.ask(command)[0].split()[0]
+        found.append((int(size), float(katago), score_points(answer)))
+    other.close()
+    print(f"size positions  mean|d| median|d|  bias  same side  ({command}, Black's points)")
+    for size in sorted({f[0] for f in found}):
+        mine = [f for f in found if f[0] == size]
+        d = [theirs - katago for _, katago, theirs in mine]
+        same = sum(1 for _, katago, theirs in mine if (theirs > 0) == (katago > 0))
+        print(f"{size:>4} {len(mine):>9} {statistics.mean(abs(x) for x in d):>8.2f} "
+              f"{statistics.median(abs(x) for x in d):>9.2f} {statistics.mean(d):>5.2f} "
+              f"{same:>4} of {len(mine)}")
+
+
 def run_mode(modes, doc):
     """Runs `MODE ARG...` from the command line by `modes` (name to a function of the ARGs), or
     exits with `doc`."""
@@ -333,7 +359,7 @@ def run_mode(modes, doc):
 
 def main():
     run_mode({"positions": positions, "measure": measure,
-              "prejudge": lambda n: prejudge(int(n))}, __doc__)
+              "prejudge": lambda n: prejudge(int(n)), "peer": peer}, __doc__)
 
 
 if __name__ == "__main__":
