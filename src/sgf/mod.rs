@@ -17,6 +17,8 @@
 //! [`MAX_SETUP_POINTS`]; any other property is skipped as it is read.
 //!
 //! Loading either yields a complete new game or an error; the caller's game is never touched.
+//! The text's grammar and limits are `parse.rs`'s, the record written out `write.rs`'s; this
+//! module turns the nodes into a game.
 
 use crate::board::{Board, Color, Move, Point, Removal};
 use crate::game::Game;
