@@ -146,9 +146,10 @@ fn a_score_dialog_on_a_crowded_big_board_answers_in_bounded_time() {
         .unwrap();
     let took = start.elapsed();
     engine.quit(Duration::from_secs(5));
-    // About 2 s here; three times that leaves room for a loaded machine.
+    // About 2-4 s on an idle machine, up to 11 s beside a match and a build; the judgement
+    // that read every race to its budget took 29 s, which this bound still refuses.
     assert!(
-        took < Duration::from_secs(7),
+        took < Duration::from_secs(18),
         "the score dialog took {:?}",
         took
     );
