@@ -515,6 +515,47 @@ mod tests {
     }
 
     #[test]
+    fn the_main_line_and_the_tree_readers_agree() {
+        let moves_of = |props: Vec<Option<&str>>| -> Vec<String> {
+            props.into_iter().flatten().map(str::to_string).collect()
+        };
+        for t in [
+            "junk (;SZ[9];B[aa](;W[bb];B[cc])(;W[dd]))(;B[zz])",
+            "(;B[aa](;W[bb]);W[cc])",
+            "(;SZ[9];B[aa];W[bb](;B[cc]",
+            "(;SZ[9];B[aa];W[bb];B[c",
+            "(;SZ[9];B[aa])) trailing junk",
+            "(;SZ[9]\u{1b}[2J;B[ee])",
+            "(;B[aa];W)X",
+            ")(;B[aa])",
+            "no tree",
+        ] {
+            let line = main_line(t);
+            let whole = tree(t);
+            assert_eq!(line.is_ok(), whole.is_ok(), "{:?}", t);
+            if let (Ok(line), Ok(whole)) = (line, whole) {
+                let from_line = moves_of(
+                    line.nodes
+                        .iter()
+                        .map(|n| n.first("B").or(n.first("W")))
+                        .collect(),
+                );
+                let from_tree = moves_of(
+                    whole
+                        .main_line()
+                        .iter()
+                        .map(|&i| {
+                            let n = &whole.nodes[i];
+                            n.get("B").or(n.get("W")).map(|v| v[0].as_str())
+                        })
+                        .collect(),
+                );
+                assert_eq!(from_line, from_tree, "{:?}", t);
+            }
+        }
+    }
+
+    #[test]
     fn text_after_the_first_game_is_ignored() {
         assert!(main_line("(;B[aa])) trailing junk").is_ok());
         assert!(main_line("(;B[aa])\u{a0}(;W[é \u{3000}").is_ok());

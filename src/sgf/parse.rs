@@ -323,6 +323,132 @@ impl Reader<'_> {
     }
 }
 
+/// What [`walk_first_game`] tells the reader that builds a game from its tokens.
+trait GameBuilder {
+    /// A game tree (a variation) opens: `(`.
+    fn open(&mut self);
+    /// The innermost open game tree closes: `)`.
+    fn close(&mut self);
+    /// How the node about to be read, in the innermost open game tree, is kept.
+    fn keep(&self) -> Keep;
+    /// The node just read (as [`GameBuilder::keep`] asked), in the innermost open game tree.
+    fn node(&mut self, node: Node, props: Vec<Property>) -> Result<(), SgfError>;
+}
+
+/// Walks the tokens of the first game of the text `reader` reads, from its first `(` to the
+/// `)` that closes it, telling `builder` of each game tree and node; the rest of the text is not
+/// read. Returns whether the text ended inside the game (a node or a game tree left open).
+fn walk_first_game(reader: &mut Reader, builder: &mut impl GameBuilder) -> Result<bool, SgfError> {
+    let bytes = reader.bytes;
+    let Some(start) = bytes.iter().position(|&c| c == b'(') else {
+        return err("no game tree (no '(')");
+    };
+    let mut i = start;
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => {
+                builder.open();
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                if depth == 0 {
+                    return err("unbalanced ')'");
+                }
+                builder.close();
+                depth -= 1;
+                i += 1;
+                if depth == 0 {
+                    // The first game of the collection is complete; the rest is not read.
+                    break;
+                }
+            }
+            b';' => {
+                if depth == 0 {
+                    return err("node outside a game tree");
+                }
+                match reader.node(i + 1, builder.keep())? {
+                    NodeRead::Node(node, props, next) => {
+                        builder.node(node, props)?;
+                        i = next;
+                    }
+                    NodeRead::CutShort => return Ok(true),
+                }
+            }
+            _ if reader.space_at(i).is_some() => i += reader.space_at(i).unwrap_or(1),
+            _ if depth == 0 => i += 1,
+            _ => {
+                return err(format!(
+                    "unexpected '{}' between nodes",
+                    quoted(&reader.char_at(i).to_string())
+                ))
+            }
+        }
+    }
+    Ok(depth > 0)
+}
+
+/// Builds the main line: per open game tree, whether it lies on the main line and whether it
+/// has had a variation yet (only the first one continues the main line).
+#[derive(Default)]
+struct MainLineBuilder {
+    stack: Vec<Frame>,
+    nodes: Vec<Node>,
+}
+
+impl MainLineBuilder {
+    /// Whether a node of the innermost game tree is on the main line. A node after a node's
+    /// variations (malformed, but seen) is on no line that the first variations make: it is
+    /// read and left out.
+    fn on_main_line(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.main && !f.had_child)
+    }
+}
+
+impl GameBuilder for MainLineBuilder {
+    fn open(&mut self) {
+        let main = match self.stack.last_mut() {
+            None => true,
+            Some(f) => {
+                let m = f.main && !f.had_child;
+                f.had_child = true;
+                m
+            }
+        };
+        self.stack.push(Frame {
+            main,
+            had_child: false,
+        });
+    }
+
+    fn close(&mut self) {
+        self.stack.pop();
+    }
+
+    fn keep(&self) -> Keep {
+        if self.on_main_line() {
+            Keep::Used
+        } else {
+            Keep::Nothing
+        }
+    }
+
+    fn node(&mut self, node: Node, _: Vec<Property>) -> Result<(), SgfError> {
+        if !self.on_main_line() {
+            return Ok(());
+        }
+        if self.nodes.len() == MAX_MAIN_LINE_NODES {
+            return err(format!(
+                "more than {} nodes on the main line",
+                MAX_MAIN_LINE_NODES
+            ));
+        }
+        self.nodes.push(node);
+        Ok(())
+    }
+}
+
 /// The main line of the first game in `text`: its nodes from the root on. A file that ends
 /// inside the game gives its complete nodes ([`MainLine::cut_short`]); one with none is refused.
 pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
@@ -332,79 +458,9 @@ pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
         setup_points: 0,
         items: 0,
     };
-    let bytes = text.as_bytes();
-    let Some(start) = bytes.iter().position(|&c| c == b'(') else {
-        return err("no game tree (no '(')");
-    };
-    let mut i = start;
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut cut_short = false;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => {
-                let main = match stack.last_mut() {
-                    None => true,
-                    Some(f) => {
-                        let m = f.main && !f.had_child;
-                        f.had_child = true;
-                        m
-                    }
-                };
-                stack.push(Frame {
-                    main,
-                    had_child: false,
-                });
-                i += 1;
-            }
-            b')' => {
-                if stack.pop().is_none() {
-                    return err("unbalanced ')'");
-                }
-                i += 1;
-                if stack.is_empty() {
-                    // The first game of the collection is complete; the rest is not read.
-                    break;
-                }
-            }
-            b';' => {
-                let Some(frame) = stack.last() else {
-                    return err("node outside a game tree");
-                };
-                // A node after a node's variations (malformed, but seen) is on no line that
-                // the first variations make: read and left out.
-                let keep = frame.main && !frame.had_child;
-                let mode = if keep { Keep::Used } else { Keep::Nothing };
-                match reader.node(i + 1, mode)? {
-                    NodeRead::Node(node, _, next) => {
-                        if keep {
-                            if nodes.len() == MAX_MAIN_LINE_NODES {
-                                return err(format!(
-                                    "more than {} nodes on the main line",
-                                    MAX_MAIN_LINE_NODES
-                                ));
-                            }
-                            nodes.push(node);
-                        }
-                        i = next;
-                    }
-                    NodeRead::CutShort => {
-                        cut_short = true;
-                        break;
-                    }
-                }
-            }
-            _ if reader.space_at(i).is_some() => i += reader.space_at(i).unwrap_or(1),
-            _ if stack.is_empty() => i += 1,
-            _ => {
-                return err(format!(
-                    "unexpected '{}' between nodes",
-                    quoted(&reader.char_at(i).to_string())
-                ))
-            }
-        }
-    }
-    cut_short |= !stack.is_empty();
+    let mut builder = MainLineBuilder::default();
+    let cut_short = walk_first_game(&mut reader, &mut builder)?;
+    let nodes = builder.nodes;
     if nodes.is_empty() {
         return err(if cut_short {
             "no complete node (file cut short?)"
@@ -535,78 +591,62 @@ pub fn tree(text: &str) -> Result<Tree, SgfError> {
         setup_points: 0,
         items: 0,
     };
-    let bytes = text.as_bytes();
-    let Some(start) = bytes.iter().position(|&c| c == b'(') else {
-        return err("no game tree (no '(')");
-    };
-    let mut i = start;
-    // Per open game tree: the node its next node follows (`None` before the root).
-    let mut stack: Vec<Option<usize>> = Vec::new();
-    let mut tree = Tree::default();
-    let mut cut_short = false;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => {
-                let tail = stack.last().copied().flatten();
-                stack.push(tail);
-                i += 1;
-            }
-            b')' => {
-                if stack.pop().is_none() {
-                    return err("unbalanced ')'");
-                }
-                i += 1;
-                if stack.is_empty() {
-                    break;
-                }
-            }
-            b';' => {
-                let Some(tail) = stack.last_mut() else {
-                    return err("node outside a game tree");
-                };
-                match reader.node(i + 1, Keep::All)? {
-                    NodeRead::Node(_, props, next) => {
-                        if tree.nodes.len() == MAX_TREE_NODES {
-                            return err(format!(
-                                "more than {} nodes (variations included)",
-                                MAX_TREE_NODES
-                            ));
-                        }
-                        let index = match *tail {
-                            Some(parent) => tree.add_child(parent, props),
-                            None if tree.nodes.is_empty() => {
-                                tree.nodes.push(TreeNode {
-                                    props,
-                                    children: Vec::new(),
-                                });
-                                0
-                            }
-                            None => return err("the game has more than one root node"),
-                        };
-                        *tail = Some(index);
-                        i = next;
-                    }
-                    NodeRead::CutShort => {
-                        cut_short = true;
-                        break;
-                    }
-                }
-            }
-            _ if reader.space_at(i).is_some() => i += reader.space_at(i).unwrap_or(1),
-            _ if stack.is_empty() => i += 1,
-            _ => {
-                return err(format!(
-                    "unexpected '{}' between nodes",
-                    quoted(&reader.char_at(i).to_string())
-                ))
-            }
-        }
-    }
+    let mut builder = TreeBuilder::default();
+    let cut_short = walk_first_game(&mut reader, &mut builder)?;
+    let tree = builder.tree;
     if tree.nodes.is_empty() {
         return err("empty game tree");
     }
-    if cut_short || !stack.is_empty() {
+    if cut_short {
         log::warn!("the record is cut short: read up to its last complete node");
     }
     Ok(tree)
+}
+
+/// Builds a whole [`Tree`]: per open game tree, the node its next node follows (`None` before
+/// the root).
+#[derive(Default)]
+struct TreeBuilder {
+    stack: Vec<Option<usize>>,
+    tree: Tree,
+}
+
+impl GameBuilder for TreeBuilder {
+    fn open(&mut self) {
+        let tail = self.stack.last().copied().flatten();
+        self.stack.push(tail);
+    }
+
+    fn close(&mut self) {
+        self.stack.pop();
+    }
+
+    fn keep(&self) -> Keep {
+        Keep::All
+    }
+
+    fn node(&mut self, _: Node, props: Vec<Property>) -> Result<(), SgfError> {
+        if self.tree.nodes.len() == MAX_TREE_NODES {
+            return err(format!(
+                "more than {} nodes (variations included)",
+                MAX_TREE_NODES
+            ));
+        }
+        let tail = self.stack.last().copied().flatten();
+        let index = match tail {
+            Some(parent) => self.tree.add_child(parent, props),
+            None if self.tree.nodes.is_empty() => {
+                self.tree.nodes.push(TreeNode {
+                    props,
+                    children: Vec::new(),
+                });
+                0
+            }
+            None => return err("the game has more than one root node"),
+        };
+        if let Some(t) = self.stack.last_mut() {
+            *t = Some(index);
+        }
+        Ok(())
+    }
 }
