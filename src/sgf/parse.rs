@@ -335,10 +335,16 @@ trait GameBuilder {
     fn node(&mut self, node: Node, props: Vec<Property>) -> Result<(), SgfError>;
 }
 
-/// Walks the tokens of the first game of the text `reader` reads, from its first `(` to the
-/// `)` that closes it, telling `builder` of each game tree and node; the rest of the text is not
-/// read. Returns whether the text ended inside the game (a node or a game tree left open).
-fn walk_first_game(reader: &mut Reader, builder: &mut impl GameBuilder) -> Result<bool, SgfError> {
+/// Walks the tokens of the first game of `text`, from its first `(` to the `)` that closes
+/// it, telling `builder` of each game tree and node; the rest of the text is not read. Returns
+/// whether the text ended inside the game (a node or a game tree left open).
+fn walk_first_game(text: &str, builder: &mut impl GameBuilder) -> Result<bool, SgfError> {
+    let mut reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        setup_points: 0,
+        items: 0,
+    };
     let bytes = reader.bytes;
     let Some(start) = bytes.iter().position(|&c| c == b'(') else {
         return err("no game tree (no '(')");
@@ -452,14 +458,8 @@ impl GameBuilder for MainLineBuilder {
 /// The main line of the first game in `text`: its nodes from the root on. A file that ends
 /// inside the game gives its complete nodes ([`MainLine::cut_short`]); one with none is refused.
 pub fn main_line(text: &str) -> Result<MainLine, SgfError> {
-    let mut reader = Reader {
-        text,
-        bytes: text.as_bytes(),
-        setup_points: 0,
-        items: 0,
-    };
     let mut builder = MainLineBuilder::default();
-    let cut_short = walk_first_game(&mut reader, &mut builder)?;
+    let cut_short = walk_first_game(text, &mut builder)?;
     let nodes = builder.nodes;
     if nodes.is_empty() {
         return err(if cut_short {
@@ -585,14 +585,8 @@ impl Tree {
 /// the one [`main_line`] reads. A tree of more than [`MAX_TREE_NODES`] nodes or
 /// [`MAX_TREE_ITEMS`] properties and values is refused while it is read.
 pub fn tree(text: &str) -> Result<Tree, SgfError> {
-    let mut reader = Reader {
-        text,
-        bytes: text.as_bytes(),
-        setup_points: 0,
-        items: 0,
-    };
     let mut builder = TreeBuilder::default();
-    let cut_short = walk_first_game(&mut reader, &mut builder)?;
+    let cut_short = walk_first_game(text, &mut builder)?;
     let tree = builder.tree;
     if tree.nodes.is_empty() {
         return err("empty game tree");
