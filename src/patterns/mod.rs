@@ -220,14 +220,18 @@ impl Patterns {
     /// against new weights.
     pub fn parse(text: &str) -> Result<Patterns, String> {
         let mut p = Patterns::uniform();
+        // Most lines are spatial patterns: room for them all at once, not by doubling.
+        p.spatials.reserve(text.len() / 32);
         for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
+            let line = line.trim_ascii();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let bad = |what: &str| format!("weights line {}: {}: '{}'", i + 1, what, line);
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let [name, key, gamma] = fields[..] else {
+            let mut fields = line.split_ascii_whitespace();
+            let (Some(name), Some(key), Some(gamma), None) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
                 return Err(bad("expected three fields"));
             };
             let gamma: f32 = match gamma.parse() {
