@@ -107,7 +107,8 @@ impl Root {
             // go round for ever, one simulation would fill the whole tree.
             expand_at: (1 + size as u32 / 4).max(2),
             // The visits at which a child's own value weighs as much as its AMAF value. On 9×9,
-            // 6,000 beat 3,000 under the SPRT (tests/MEASUREMENTS.md, "The RAVE equivalence").
+            // 6,000 beat 3,000 under the SPRT at 1,000 playouts a move and was level at 3,000
+            // and 5,000 (tests/MEASUREMENTS.md, "The RAVE equivalence on 9×9" and below).
             equivalence: if size <= 9 { 6000.0 } else { 4000.0 },
             root_moves,
             balance: rules.komi_from_predictions && rules.in_opening(game.move_number()),
