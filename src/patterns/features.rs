@@ -231,6 +231,20 @@ pub fn pass_features(board: &Board) -> MoveFeatures {
 /// The features of a stone of `color` on `p`, which must be a legal move (empty, no ko retake, no
 /// suicide).
 pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
+    move_features_while(board, color, p, |_| true)
+}
+
+/// [`move_features`] with the spatial keys computed only while `wanted` says yes to each, radius
+/// [`MIN_SPATIAL_RADIUS`] first; the keys after the first refused one are left zero (no
+/// pattern's key). A dictionary whose every pattern's smaller patterns have weights too (the
+/// trainer's: a smaller pattern was played at least as often) loses no match by stopping at
+/// its first miss, and a candidate's larger rings are not read at all.
+pub fn move_features_while(
+    board: &Board,
+    color: Color,
+    p: Point,
+    wanted: impl FnMut(u64) -> bool,
+) -> MoveFeatures {
     debug_assert!(board.is_empty(p));
     let mut values = [NONE; GROUP_COUNT];
     let (last, last2) = board.last_moves();
@@ -328,7 +342,7 @@ pub fn move_features(board: &Board, color: Color, p: Point) -> MoveFeatures {
 
     MoveFeatures {
         shape: Some(shape_code(board, color, p)),
-        spatials: spatial_keys(board, color, p),
+        spatials: spatial_keys_while(board, color, p, wanted),
         values,
     }
 }
@@ -455,6 +469,18 @@ fn radius_key(images: &[u64; 8], r: usize) -> u64 {
 /// 60 of them random), not codes: two patterns colliding is as likely as for the board's own
 /// position hashes.
 pub fn spatial_keys(board: &Board, color: Color, p: Point) -> [u64; SPATIAL_RADII] {
+    spatial_keys_while(board, color, p, |_| true)
+}
+
+/// [`spatial_keys`] up to the first key `wanted` refuses (included); the larger radii's keys
+/// are left zero and their points unread.
+#[inline]
+pub fn spatial_keys_while(
+    board: &Board,
+    color: Color,
+    p: Point,
+    mut wanted: impl FnMut(u64) -> bool,
+) -> [u64; SPATIAL_RADII] {
     let (x, y) = board.coords(p);
     let n = board.size() as i32;
     let (x, y) = (x as i32, y as i32);
@@ -475,7 +501,11 @@ pub fn spatial_keys(board: &Board, color: Color, p: Point) -> [u64; SPATIAL_RADI
         };
         fold_point(&mut images, i, state);
         if i + 1 == end {
-            keys[r - MIN_SPATIAL_RADIUS] = radius_key(&images, r);
+            let key = radius_key(&images, r);
+            keys[r - MIN_SPATIAL_RADIUS] = key;
+            if !wanted(key) {
+                break;
+            }
             r += 1;
             end = cells_within(r.min(MAX_SPATIAL_RADIUS));
         }

@@ -134,8 +134,14 @@ impl Patterns {
     /// The strength of a described candidate: the product of its features' gammas.
     #[inline]
     pub fn strength(&self, f: &MoveFeatures) -> f32 {
+        self.strength_with_spatial(f, self.spatial_gamma(&f.spatials))
+    }
+
+    /// [`Patterns::strength`] with the spatial pattern's gamma already looked up.
+    #[inline]
+    fn strength_with_spatial(&self, f: &MoveFeatures, spatial: f32) -> f32 {
         let mut s = match f.shape {
-            Some(shape) => self.shape_gamma(shape) * self.spatial_gamma(&f.spatials),
+            Some(shape) => self.shape_gamma(shape) * spatial,
             None => 1.0,
         };
         for (g, &v) in f.values.iter().enumerate() {
@@ -150,7 +156,15 @@ impl Patterns {
     /// last two moves.
     #[inline]
     pub fn gamma(&self, board: &Board, color: Color, p: Point) -> f32 {
-        self.strength(&features::move_features(board, color, p))
+        // The dictionary is closed under taking smaller radii (a pattern's smaller patterns
+        // were played at least as often, and the trainer keeps the most played), so the
+        // largest match is the last of the first run of hits: the larger rings of a candidate
+        // whose pattern is already unknown are not read.
+        let mut spatial = 1.0;
+        let f = features::move_features_while(board, color, p, |key| {
+            self.spatials.get(&key).map(|&g| spatial = g).is_some()
+        });
+        self.strength_with_spatial(&f, spatial)
     }
 
     /// The strength of `mv` (a legal move or a pass) for `color`.
@@ -440,6 +454,42 @@ mod tests {
         for (i, &k) in empty_keys.iter().enumerate() {
             assert_eq!(k, ((features::MIN_SPATIAL_RADIUS + i) as u64) << 60);
         }
+    }
+
+    #[test]
+    fn the_gamma_that_stops_at_the_first_unknown_radius_is_the_full_one() {
+        // `gamma` reads a candidate's rings only while the dictionary knows its pattern: on the
+        // committed weights it must give the strength of every radius read. Sparse positions of
+        // random games, where the larger patterns still match, on three board sizes.
+        let p = Patterns::load();
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut larger = 0;
+        for size in [9, 13, 19] {
+            let mut b = Board::new(size).unwrap();
+            let mut color = Color::Black;
+            for ply in 0..40 {
+                if ply % 4 == 0 {
+                    for &q in b.empty_points() {
+                        if !b.is_legal(q, color) {
+                            continue;
+                        }
+                        let f = move_features(&b, color, q);
+                        assert_eq!(p.gamma(&b, color, q), p.strength(&f), "{size} {ply} {q:?}");
+                        larger += usize::from(p.spatials.contains_key(&f.spatials[2]));
+                    }
+                }
+                let legal: Vec<Point> = b
+                    .empty_points()
+                    .iter()
+                    .copied()
+                    .filter(|&q| b.is_legal(q, color))
+                    .collect();
+                b.play(legal[rng.usize(..legal.len())], color);
+                color = color.opponent();
+            }
+        }
+        // The comparison saw matches beyond the smallest radii.
+        assert!(larger > 100, "{larger}");
     }
 
     #[test]

@@ -161,6 +161,8 @@ pub(super) fn choose_tables(games: &[TrainingGame], config: &TrainConfig) -> (Ve
         .into_iter()
         .filter(|&(_, played)| played >= config.min_spatial_played)
         .collect();
+    // Equal counts in key order, which is radius order: a kept pattern's smaller patterns,
+    // played at least as often, are kept too (`Patterns::gamma` stops at the first miss).
     spatials.sort_unstable_by_key(|&(k, played)| (std::cmp::Reverse(played), k));
     spatials.truncate(config.max_spatials);
     let mut spatials: Vec<u64> = spatials.into_iter().map(|(k, _)| k).collect();
