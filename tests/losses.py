@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Where a match's lost games fell (tests/MEASUREMENTS.md, "where the losses fell").
+
+    tests/losses.py NAME SGF...
+
+For every record (the match tool's `--sgf-dir`) that the player whose `PB`/`PW` starts with
+NAME lost, KataGo's network (`kata-raw-nn 0`, Chinese rules, the record's komi) judges every
+position; the moves of NAME's side that lost the most of its lead (TOP, default 2) are then
+searched by KataGo at VISITS (default 400, `kata-search_analyze`), and one line a move says
+what was played and KataGo's first moves with their visits, the mover's win chance and score.
+The game's curve of Black's chance (every fourth position) shows where it turned.
+
+KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG from the referee kit's env.sh
+(../shared/referee/katago-setup.sh).
+"""
+
+import os
+import re
+import sys
+
+from score_leads import Gtp, sgf_main_line, vertex
+
+
+def katago(visits):
+    kata = Gtp(f"{os.environ['KATAGO_BIN']} gtp -model {os.environ['KATAGO_MODEL']} "
+               f"-config {os.environ['KATAGO_CFG']} -override-config maxVisits={visits}")
+    kata.ask("kata-set-rules chinese")
+    return kata
+
+
+def judged(kata):
+    """Black's win chance and lead by the network alone."""
+    text = " ".join(kata.ask("kata-raw-nn 0"))
+    win = 1 - float(re.search(r"whiteWin (\S+)", text)[1])
+    return win, -float(re.search(r"whiteLead (\S+)", text)[1])
+
+
+def searched(kata, color):
+    """KataGo's first four moves: (move, visits, the mover's win chance, its score)."""
+    kata.send(f"kata-search_analyze {color}")
+    lines = []
+    while True:
+        line = kata.proc.stdout.readline()
+        if line == "":
+            raise RuntimeError("KataGo closed")
+        if line.strip() == "" and lines:
+            break
+        if line.strip():
+            lines.append(line.strip())
+    text = " ".join(lines)
+    found = re.findall(r"move (\S+) visits (\d+) edgeVisits \d+ utility \S+ winrate (\S+) "
+                       r"scoreMean (\S+)", text)
+    return [(m, int(v), float(w), float(s)) for m, v, w, s in found[:4]]
+
+
+def study(name, *records):
+    top = int(os.environ.get("TOP", "2"))
+    kata = katago(int(os.environ.get("VISITS", "400")))
+    for path in records:
+        text = open(path, errors="replace").read()
+        black = (re.search(r"PB\[([^\]]*)\]", text) or [None, ""])[1]
+        result = (re.search(r"RE\[([^\]]*)\]", text) or [None, ""])[1]
+        komi = (re.search(r"KM\[([^\]]*)\]", text) or [None, "7.5"])[1]
+        side = "B" if black.startswith(name) else "W"
+        if result[:1] not in ("B", "W") or result.startswith(side):
+            continue
+        size, moves, _ = sgf_main_line(path)
+        kata.ask(f"boardsize {size}")
+        kata.ask("clear_board")
+        kata.ask(f"komi {komi}")
+        values = [judged(kata)]
+        for colour, point in moves:
+            kata.ask(f"play {colour} {vertex(size, point)}")
+            values.append(judged(kata))
+        # The points of lead each of the side's moves gave away, by the network.
+        sign = 1 if side == "B" else -1
+        lost = sorted(((sign * (values[i][1] - values[i + 1][1]), i + 1)
+                       for i, (colour, _) in enumerate(moves) if colour == side), reverse=True)
+        curve = " ".join(f"{v[0]:.2f}" for v in values[::4])
+        print(f"{path}: {name} {side}, lost {result}, {len(moves)} moves; Black's chance: {curve}")
+        for points, n in lost[:top]:
+            kata.ask(f"loadsgf {path} {n}")
+            best = searched(kata, side)
+            listed = ", ".join(f"{m} {v} visits {w:.2f} {s:+.1f}" for m, v, w, s in best)
+            print(f"  move {n}: {vertex(size, moves[n - 1][1])}, {points:.1f} points lost; "
+                  f"KataGo: {listed}", flush=True)
+    kata.close()
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    study(sys.argv[1], *sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
