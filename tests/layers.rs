@@ -46,12 +46,16 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The room a file of `src/` belongs to; `None` for the crate's roots (`lib.rs`, `main.rs`).
+/// The room a file of `src/` belongs to; `None` for the library's root (`lib.rs`) and the
+/// binary's files (`bin/`), which stand above every room and name them as `tengen::`.
 fn room_of(src: &Path, file: &Path) -> Option<String> {
     let relative = file.strip_prefix(src).unwrap();
     let first = relative.components().next()?.as_os_str().to_string_lossy();
+    if first == "bin" {
+        return None;
+    }
     match first.strip_suffix(".rs") {
-        Some("lib" | "main") => None,
+        Some("lib") => None,
         Some(stem) => Some(stem.to_string()),
         None => Some(first.into_owned()),
     }

@@ -475,7 +475,7 @@ pub fn spatial_keys(board: &Board, color: Color, p: Point) -> [u64; SPATIAL_RADI
 /// [`spatial_keys`] up to the first key `wanted` refuses (included); the larger radii's keys
 /// are left zero and their points unread.
 #[inline]
-pub fn spatial_keys_while(
+fn spatial_keys_while(
     board: &Board,
     color: Color,
     p: Point,

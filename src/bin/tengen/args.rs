@@ -1,16 +1,9 @@
-//! The `tengen` command line: the GTP engine (the default action, `gtp`), engine-against-engine
-//! matches (`match`), KataGo's JSON analysis protocol (`analysis`), and subcommands for verification (`perft`), speed (`bench`) and
-//! learning move patterns from game records (`train-patterns`) and the playout policy's weights
-//! from the engine's own values (`train-playouts`).
-//!
-//! The engine's flags may come before or after `gtp`; where both give one, `gtp`'s wins.
+//! The command line's flags and subcommands as clap reads them, with the checks of their values;
+//! `main` runs what they ask for.
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
-use std::process::ExitCode;
+use clap::{Args, Parser, Subcommand};
 use std::time::Duration;
-use tengen::game::Game;
-use tengen::gtp::{self, Engine, Options};
-use tengen::match_play::{self, MatchConfig};
+use tengen::gtp::{self, Options};
 use tengen::rules::{HalfPoints, Rules};
 use tengen::search::{self, time::DEFAULT_LAG};
 
@@ -23,107 +16,107 @@ use tengen::search::{self, time::DEFAULT_LAG};
         Without a subcommand it speaks GTP (version 2) on stdin and stdout, as GUIs (Sabaki, \
         GoGui), servers and match tools expect; logs go to stderr."
 )]
-struct Cli {
+pub struct Cli {
     /// More log output on stderr (repeat for more); RUST_LOG overrides it.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
-    verbose: u8,
+    pub verbose: u8,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub engine: EngineArgs,
     #[command(subcommand)]
-    command: Option<Command>,
+    pub command: Option<Command>,
 }
 
 /// How the GTP engine plays.
 #[derive(Args, Clone, Default)]
-struct EngineArgs {
+pub struct EngineArgs {
     /// Ruleset: japanese (territory counting, basic ko, komi 6.5), chinese (area counting,
     /// positional superko, komi 7.5), prejudgement (White first, four free opening stones,
     /// komi from the players' predictions), or aga, new_zealand, tromp-taylor as KataGo
     /// defines them [default: chinese]
     #[arg(long, value_parser = parse_rules)]
-    rules: Option<Rules>,
+    pub rules: Option<Rules>,
     /// Komi: points added to White's count, any whole or half number (e.g. 7.5, 0, -3.5);
     /// default: the ruleset's usual komi. The controller's `komi` command overrides it.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
-    komi: Option<HalfPoints>,
+    pub komi: Option<HalfPoints>,
     /// Board side at start-up, 2 to 25 (the controller's `boardsize` changes it) [default: 19]
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=25))]
-    size: Option<u64>,
+    pub size: Option<u64>,
     /// Search threads, at most four per core (more are reduced to that, with a warning)
     /// [default: all cores]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: Option<u64>,
+    pub threads: Option<u64>,
     /// Playouts (simulated games) per move; with a game clock set by the controller, the clock
     /// may stop a search earlier.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
-    playouts: Option<u64>,
+    pub playouts: Option<u64>,
     /// Visits at the root per move, those of the tree kept from the last search included
     /// (KataGo's maxVisits; --playouts counts this search's playouts alone); with --playouts or
     /// --time, the first limit reached ends the search.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    visits: Option<u64>,
+    pub visits: Option<u64>,
     /// Stop live analysis (lz-analyze, kata-analyze) and pondering once the root has this many
     /// visits, the kept tree's included; the analysis answer stays open, idle, until the next
     /// line [default: no limit]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    analysis_visits: Option<u64>,
+    pub analysis_visits: Option<u64>,
     /// Stop live analysis and pondering after this many seconds [default: no limit]
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    analysis_seconds: Option<f64>,
+    pub analysis_seconds: Option<f64>,
     /// Seconds of thinking per move when the controller sets no clock [default: 2]
     #[arg(long, value_parser = parse_seconds)]
-    time: Option<f64>,
+    pub time: Option<f64>,
     /// Seconds kept back from every move's time under a game clock for the controller's and the
     /// network's delays, at most a fifth of a short allotment [default: 1]
     #[arg(long, value_name = "S", value_parser = parse_lag)]
-    lag: Option<f64>,
+    pub lag: Option<f64>,
     /// Strength level, 1 (beginner) to 10 (full strength): below 10, a fixed number of playouts
     /// per move that grows 2–2.5× a level (so a level is as strong on any machine), and a
     /// choice among the plausible moves rather than always the best; README's levels table says
     /// how the levels compare with each other and with GNU Go [default: 10]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]
-    level: Option<u8>,
+    pub level: Option<u8>,
     /// Seed for the random playouts; with one thread and --playouts, moves are reproducible.
     #[arg(long)]
-    seed: Option<u64>,
+    pub seed: Option<u64>,
     /// Never resign: play every game to the end (by default tengen resigns a hopeless game).
     #[arg(long, conflicts_with = "resign_below")]
-    no_resign: bool,
+    pub no_resign: bool,
     /// Resign when the chosen move's win rate is below this fraction in two searches in a row
     /// [default: 0.1]
     #[arg(long, value_name = "P", value_parser = parse_fraction)]
-    resign_below: Option<f64>,
+    pub resign_below: Option<f64>,
     /// The share of a playout's value given by its margin against the margin the search
     /// expects, the rest by winning or losing; 0 plays for the win alone [default: 0.1]
     #[arg(long, value_name = "W", value_parser = parse_share)]
-    score_weight: Option<f64>,
+    pub score_weight: Option<f64>,
     /// Memory for the search tree, in megabytes [default: 1024]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
-    max_memory: Option<u64>,
+    pub max_memory: Option<u64>,
     /// Think on the opponent's time: after each move of its own, tengen searches the position
     /// until the next command arrives, and keeps what it found for its next move. Off by
     /// default; it takes the CPU while the opponent thinks. No effect with --seed.
     #[arg(long)]
-    ponder: bool,
+    pub ponder: bool,
     /// Keep playing for points when far ahead (Pachi's maximize-score idea): while its win rate
     /// stays above 0.85 the search concedes itself two more points of komi each move, up to its
     /// expected lead, and takes them back below 0.7. Off by default.
     #[arg(long)]
-    maximize_score: bool,
+    pub maximize_score: bool,
     /// Answer GTP `version` with this word instead of tengen's version, for GUIs that check it.
     /// Lizzie 0.7.4 analyses only with engines whose version reads as Leela Zero 0.15 or later:
     /// start tengen for it with `--override-version 0.17`.
     #[arg(long, value_name = "VERSION", value_parser = parse_identity)]
-    override_version: Option<String>,
+    pub override_version: Option<String>,
     /// Answer GTP `name` with this word instead of `tengen`. Lizzie 0.7.4 talks KataGo's dialect
     /// (`kata-analyze` with score and ownership) to an engine whose name starts with `KataGo`.
     #[arg(long, value_name = "NAME", value_parser = parse_identity)]
-    override_name: Option<String>,
+    pub override_name: Option<String>,
 }
 
 impl EngineArgs {
     /// These flags, each filled from `outer` where not given here.
-    fn or(self, outer: EngineArgs) -> EngineArgs {
+    pub fn or(self, outer: EngineArgs) -> EngineArgs {
         EngineArgs {
             rules: self.rules.or(outer.rules),
             komi: self.komi.or(outer.komi),
@@ -148,7 +141,7 @@ impl EngineArgs {
         }
     }
 
-    fn options(&self) -> Result<Options, String> {
+    pub fn options(&self) -> Result<Options, String> {
         if self.playouts.is_some() && self.time.is_some() {
             return Err("--playouts and --time exclude each other".to_string());
         }
@@ -206,7 +199,7 @@ impl EngineArgs {
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub enum Command {
     /// Speak GTP on stdin/stdout (the default when no subcommand is given).
     Gtp(EngineArgs),
     /// Play engine-against-engine games over GTP and report the results with a confidence
@@ -266,20 +259,20 @@ enum Command {
 /// `tengen analysis`: how many positions at once, and the engine's flags (--threads is each
 /// position's search threads, --visits the maxVisits of a query that gives none).
 #[derive(Args)]
-struct AnalysisArgs {
+pub struct AnalysisArgs {
     /// Positions searched at once (KataGo's numAnalysisThreads) [default: all cores]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
-    analysis_threads: Option<u64>,
+    pub analysis_threads: Option<u64>,
     /// Whose view win rates, score leads and ownership are reported in unless a query's
     /// overrideSettings say otherwise: black, white or sidetomove [default: black]
     #[arg(long, value_name = "VIEW", value_parser = parse_perspective)]
-    report_winrates_as: Option<tengen::analysis_engine::query::Perspective>,
+    pub report_winrates_as: Option<tengen::analysis_engine::query::Perspective>,
     /// When the input ends, stop the running searches (each answers with what it has) and drop
     /// the queued ones, instead of finishing them.
     #[arg(long)]
-    quit_without_waiting: bool,
+    pub quit_without_waiting: bool,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub engine: EngineArgs,
 }
 
 fn parse_perspective(s: &str) -> Result<tengen::analysis_engine::query::Perspective, String> {
@@ -290,15 +283,15 @@ fn parse_perspective(s: &str) -> Result<tengen::analysis_engine::query::Perspect
 /// `tengen review`: the record, where the annotated copy goes, and the engine's flags (the
 /// record's own size, rules and komi win over --size, --rules and --komi).
 #[derive(Args)]
-struct ReviewArgs {
+pub struct ReviewArgs {
     /// The game record (SGF) to review.
-    file: std::path::PathBuf,
+    pub file: std::path::PathBuf,
     /// Where to write the annotated record: replaced whole if it exists (written beside it,
     /// then renamed), never through a symbolic link; it may be the record itself.
     #[arg(long, value_name = "FILE")]
-    out: std::path::PathBuf,
+    pub out: std::path::PathBuf,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub engine: EngineArgs,
 }
 
 /// How the committed weights were built (`tengen train-patterns --help`; README, Move patterns).
@@ -319,46 +312,46 @@ held-out set; about 35 minutes and 12 GB of memory):
 /// `tengen train-patterns`: the records, the split and the output.
 #[derive(Args)]
 #[command(after_help = TRAIN_PATTERNS_HELP)]
-struct TrainPatternsArgs {
+pub struct TrainPatternsArgs {
     /// Directory of SGF game records (Debian's goban-original-games installs them here): the
     /// training games without --tygem, else a second held-out set, all of it.
     #[arg(long, value_name = "DIR", default_value = tengen::train_patterns::DEFAULT_DATA_DIR)]
-    data: std::path::PathBuf,
+    pub data: std::path::PathBuf,
     /// TYGEM 9-dan games, one a line (the unzipped TYGEM/Kifu/YYYY-MM files of
     /// github.com/yenw/computer-go-dataset): a file, or a directory of them; repeatable. When
     /// given, the weights are trained on these.
     #[arg(long, value_name = "PATH")]
-    tygem: Vec<std::path::PathBuf>,
+    pub tygem: Vec<std::path::PathBuf>,
     /// Weights file to write (src/patterns/weights.txt is the one built into tengen); without
     /// it, only the figures are printed.
     #[arg(long, value_name = "FILE")]
-    out: Option<std::path::PathBuf>,
+    pub out: Option<std::path::PathBuf>,
     /// Measure this weights file on the held-out games instead of training.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
-    weights: Option<std::path::PathBuf>,
+    pub weights: Option<std::path::PathBuf>,
     /// Hold out one game in N from training, to measure on: every N-th SGF record in file-name
     /// order, or the TYGEM games whose id hash is a multiple of N.
     #[arg(long, value_name = "N", default_value_t = 10)]
-    hold_out_every: usize,
+    pub hold_out_every: usize,
     /// TYGEM games to train on, at most (the first by id hash, spread over the files).
     #[arg(long, value_name = "N", default_value_t = 40_000)]
-    train_games: usize,
+    pub train_games: usize,
     /// Held-out TYGEM games to measure on, at most (the first by id hash).
     #[arg(long, value_name = "N", default_value_t = 1_000)]
-    held_out_games: usize,
+    pub held_out_games: usize,
     /// Fit the gammas (and count the dictionaries of shapes and spatial patterns) on every N-th
     /// position of each training game.
     #[arg(long, value_name = "N", default_value_t = 1)]
-    position_stride: usize,
+    pub position_stride: usize,
     /// Minorization-maximization sweeps over all feature groups.
     #[arg(long, default_value_t = 20)]
-    iterations: usize,
+    pub iterations: usize,
     /// A spatial pattern needs this many plays in the fitted positions to get a weight.
     #[arg(long, value_name = "N", default_value_t = 3)]
-    min_spatial_played: u32,
+    pub min_spatial_played: u32,
     /// At most this many spatial patterns get a weight (the most played).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
-    max_spatials: usize,
+    pub max_spatials: usize,
 }
 
 /// How playout weights are trained (`tengen train-playouts --help`).
@@ -381,136 +374,136 @@ the positions, the costly part, are cached in --targets and reused by later runs
 /// `tengen train-playouts`: the records, the values, the training and the output.
 #[derive(Args)]
 #[command(after_help = TRAIN_PLAYOUTS_HELP)]
-struct TrainPlayoutsArgs {
+pub struct TrainPlayoutsArgs {
     /// Directory of 9×9 SGF game records (self-play of the engine).
     #[arg(long, value_name = "DIR")]
-    games: std::path::PathBuf,
+    pub games: std::path::PathBuf,
     /// Cache of the search's values of the positions: read if it holds values of a search of
     /// --target-playouts, else written (completed when games were added).
     #[arg(long, value_name = "FILE")]
-    targets: std::path::PathBuf,
+    pub targets: std::path::PathBuf,
     /// Playouts of the one-thread search that values each position.
     #[arg(long, value_name = "N", default_value_t = 4000)]
-    target_playouts: u64,
+    pub target_playouts: u64,
     /// Komi of the games (Chinese rules).
     #[arg(long, default_value = "7.5", allow_hyphen_values = true, value_parser = parse_komi)]
-    komi: HalfPoints,
+    pub komi: HalfPoints,
     /// Hold out every N-th game (in file-name order) from training, to measure on.
     #[arg(long, value_name = "N", default_value_t = 5)]
-    hold_out_every: usize,
+    pub hold_out_every: usize,
     /// Gradient steps.
     #[arg(long, default_value_t = 150)]
-    iterations: usize,
+    pub iterations: usize,
     /// Training positions per step.
     #[arg(long, value_name = "N", default_value_t = 64)]
-    batch: usize,
+    pub batch: usize,
     /// Playouts that measure a position's value in a step (M).
     #[arg(long, value_name = "M", default_value_t = 32)]
-    value_playouts: usize,
+    pub value_playouts: usize,
     /// Playouts that measure the gradient of a position's value in a step (N).
     #[arg(long, value_name = "N", default_value_t = 32)]
-    gradient_playouts: usize,
+    pub gradient_playouts: usize,
     /// Step size α.
     #[arg(long, default_value_t = 40.0)]
-    step: f64,
+    pub step: f64,
     /// Playouts per position when measuring the mean squared error.
     #[arg(long, value_name = "N", default_value_t = 128)]
-    eval_playouts: usize,
+    pub eval_playouts: usize,
     /// Training positions the error is measured on, at most (all held-out ones are).
     #[arg(long, value_name = "N", default_value_t = 200)]
-    eval_positions: usize,
+    pub eval_positions: usize,
     /// Measure the error every N steps.
     #[arg(long, value_name = "N", default_value_t = 25)]
-    report_every: usize,
+    pub report_every: usize,
     /// Seed of the batches and playouts.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Weights file to write (src/search/playout_weights.txt is the one built into tengen);
     /// without it, only the figures are printed.
     #[arg(long, value_name = "FILE")]
-    out: Option<std::path::PathBuf>,
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `tengen match`: two engines (any GTP programs) play a series of games.
 #[derive(Args)]
-struct MatchArgs {
+pub struct MatchArgs {
     /// Command line of engine A, Black in the odd-numbered games (quote it: "prog --flag x").
     #[arg(long)]
-    black: String,
+    pub black: String,
     /// Command line of engine B, White in the odd-numbered games; colours alternate each game
     /// (see --fixed-colours).
     #[arg(long)]
-    white: String,
+    pub white: String,
     /// Number of games; under --sprt the most it plays, an even number
     /// [default: 2; 1000 under --sprt]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    games: Option<u64>,
+    pub games: Option<u64>,
     /// Board side, 2 to 25.
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u64).range(2..=25))]
-    size: u64,
+    pub size: u64,
     /// Komi (points added to White); default: the ruleset's usual komi, 0.5 with --handicap.
     /// Under prejudgement the threshold from the engines' predictions replaces it.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_komi)]
-    komi: Option<HalfPoints>,
+    pub komi: Option<HalfPoints>,
     /// Ruleset the games are played and counted under: japanese, chinese or prejudgement (sent to
     /// engines that list tengen-rules or kgs-rules; others must be started with matching rules).
     /// Prejudgement needs engines that list tengen-prejudge and tengen-prejudgement.
     #[arg(long, default_value = "chinese", value_parser = parse_rules)]
-    rules: Rules,
+    pub rules: Rules,
     /// Seconds per move, sent to the engines as byo-yomi (`time_settings 0 S 1`).
     #[arg(long, value_parser = parse_seconds)]
-    time: Option<f64>,
+    pub time: Option<f64>,
     /// A Fischer clock instead: MAIN seconds to start and INCREMENT seconds back after each
     /// move (0: sudden death), kept by the match for each engine (told with kata-time_settings
     /// and time_left where the engine lists them); a move longer than the time left loses on time.
     #[arg(long, num_args = 2, value_names = ["MAIN", "INCREMENT"], conflicts_with = "time", value_parser = parse_clock_seconds)]
-    fischer: Option<Vec<f64>>,
+    pub fischer: Option<Vec<f64>>,
     /// Seconds an engine may take to answer any command before it loses on time
     /// [default: 3 × --time + 5; MAIN + INCREMENT + 5 under --fischer; else 120]
     #[arg(long, value_parser = parse_seconds)]
-    move_timeout: Option<f64>,
+    pub move_timeout: Option<f64>,
     /// Moves after which a game is stopped and counted as it stands, 1 or more
     /// [default: 3 × size²]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    max_moves: Option<u64>,
+    pub max_moves: Option<u64>,
     /// Directory for one SGF record per game (created if missing).
     #[arg(long, value_name = "DIR")]
-    sgf_dir: Option<std::path::PathBuf>,
+    pub sgf_dir: Option<std::path::PathBuf>,
     /// Command line of a GTP engine that replays every game and gives its `final_score`;
     /// disagreements with tengen's own count are reported.
     #[arg(long, value_name = "CMD")]
-    referee: Option<String>,
+    pub referee: Option<String>,
     /// Seed for tengen's own dead-stone judgement at the end of each game, and for the built-in
     /// openings.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Fixed handicap of N stones for Black (GTP's placement: 2 to 9 on odd boards from 9x9, 2
     /// to 4 on the others from 7x7), sent to both engines and the referee as `fixed_handicap N`
     /// (an engine placing other stones is refused); White moves first. Colours still alternate:
     /// to find the handicap at which A wins half, add --fixed-colours so A takes the stones in
     /// every game.
     #[arg(long, value_name = "N", value_parser = parse_handicap)]
-    handicap: Option<usize>,
+    pub handicap: Option<usize>,
     /// Engine A takes Black (the first move, or the handicap) in every game instead of
     /// alternating.
     #[arg(long)]
-    fixed_colours: bool,
+    pub fixed_colours: bool,
     /// Sequential probability ratio test, alpha = beta = 0.05: H0 "A is ELO0 stronger than B"
     /// against H1 "ELO1 stronger" (logistic Elo, ELO0 < ELO1), on pairs of games sharing an
     /// opening with colours swapped (pentanomial); the match stops once the log-likelihood
     /// ratio leaves [-2.94, 2.94] and prints it with A's Elo and its 95% interval.
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true, value_parser = parse_elo)]
-    sprt: Option<Vec<f64>>,
+    pub sprt: Option<Vec<f64>>,
     /// Openings for the game pairs (implies pairs): a text file with one opening a line (GTP
     /// vertices, colours alternating from the side to move, '#' comments), an SGF file, or a
     /// directory of SGF files (each record's main line), used in order and round again. Without
     /// it, pairs play built-in openings generated from --seed.
     #[arg(long, value_name = "PATH")]
-    openings: Option<std::path::PathBuf>,
+    pub openings: Option<std::path::PathBuf>,
     /// Moves of the built-in openings [default: 2] (implies pairs), or the most moves kept of
     /// each --openings opening.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=1000))]
-    opening_moves: Option<u64>,
+    pub opening_moves: Option<u64>,
 }
 
 /// A fixed handicap: 2 stones or more (the board's limit is checked with the board size).
@@ -596,329 +589,4 @@ fn parse_identity(s: &str) -> Result<String, String> {
 fn parse_rules(s: &str) -> Result<Rules, String> {
     Rules::by_name(s)
         .ok_or_else(|| format!("unknown rules '{}' (use {})", s, Rules::NAMES.join(", ")))
-}
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let level = match cli.verbose {
-        0 => "warn",
-        1 => "info",
-        2 => "debug",
-        _ => "trace",
-    };
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
-        .target(env_logger::Target::Stderr)
-        .init();
-    match cli.command {
-        None => return run_gtp(cli.engine),
-        Some(Command::Gtp(args)) => return run_gtp(args.or(cli.engine)),
-        Some(Command::Match(m)) => {
-            if m.fischer.as_ref().is_some_and(|f| f[0] == 0.0) {
-                // Every move would take longer than a clock of nothing.
-                Cli::command()
-                    .error(
-                        clap::error::ErrorKind::ValueValidation,
-                        "--fischer: a main time of 0 s loses the first move on time",
-                    )
-                    .exit();
-            }
-            let sprt = match m.sprt.as_deref() {
-                Some(&[elo0, elo1]) => match match_play::Sprt::new(elo0, elo1) {
-                    Ok(t) => Some(t),
-                    Err(e) => Cli::command()
-                        .error(clap::error::ErrorKind::ValueValidation, e)
-                        .exit(),
-                },
-                _ => None,
-            };
-            let handicap = m.handicap.unwrap_or(0);
-            let config = MatchConfig {
-                black: m.black,
-                white: m.white,
-                games: m.games.unwrap_or(if sprt.is_some() { 1000 } else { 2 }) as usize,
-                size: m.size as usize,
-                // Handicap games are commonly played with half a point of komi.
-                komi: m.komi.unwrap_or(if handicap > 0 {
-                    HalfPoints(1)
-                } else {
-                    m.rules.default_komi
-                }),
-                rules: m.rules,
-                time: m.time.map(Duration::from_secs_f64),
-                fischer: m.fischer.map(|f| match_play::Fischer {
-                    main: Duration::from_secs_f64(f[0]),
-                    increment: Duration::from_secs_f64(f[1]),
-                }),
-                move_timeout: m.move_timeout.map(Duration::from_secs_f64),
-                max_moves: m.max_moves.map(|n| n.min(usize::MAX as u64) as usize),
-                sgf_dir: m.sgf_dir,
-                referee: m.referee,
-                seed: m.seed,
-                handicap,
-                fixed_colours: m.fixed_colours,
-                sprt,
-                openings: m.openings,
-                opening_moves: m.opening_moves.map(|n| n as usize),
-            };
-            return match match_play::run(&config, &mut std::io::stdout()) {
-                // The shell's convention for a program ended by SIGINT.
-                Ok(_) if match_play::stop_requested() => ExitCode::from(130),
-                Ok(_) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("tengen match: {}", e);
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        Some(Command::Perft {
-            size,
-            depth,
-            rules,
-            limit,
-        }) => {
-            let Some(game) = Game::new(size, rules) else {
-                eprintln!("tengen: board size must be 2 to 25");
-                return ExitCode::from(2);
-            };
-            match tengen::perft::perft_limited(&game, depth.into(), limit) {
-                Ok(count) => println!("{}", count),
-                Err(e) => {
-                    eprintln!("tengen perft: {} (raise it with --limit)", e);
-                    return ExitCode::FAILURE;
-                }
-            }
-        }
-        Some(Command::Bench {
-            sizes,
-            threads,
-            seconds,
-            seed,
-        }) => {
-            let threads = if threads.is_empty() {
-                let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-                if all > 1 {
-                    vec![1, all]
-                } else {
-                    vec![1]
-                }
-            } else {
-                threads
-            };
-            if sizes
-                .iter()
-                .any(|&s| Game::new(s, Rules::chinese()).is_none())
-                || threads.contains(&0)
-                || !(seconds > 0.0 && seconds.is_finite())
-            {
-                eprintln!("tengen: sizes must be 2 to 25, threads at least 1, seconds positive");
-                return ExitCode::from(2);
-            }
-            let duration = Duration::from_secs_f64(seconds);
-            for &size in &sizes {
-                for &t in &threads {
-                    let r = tengen::bench::light_rate(size, t, duration, seed);
-                    println!("{}", tengen::bench::light_line(size, t, &r));
-                }
-            }
-            for &size in &sizes {
-                for &t in &threads {
-                    let r = tengen::bench::search_rate(size, t, duration, seed);
-                    println!("{}", tengen::bench::search_line(size, t, &r));
-                }
-            }
-        }
-        Some(Command::TrainPlayouts(args)) => {
-            use tengen::train_patterns::balance;
-            let config = balance::BalanceConfig {
-                games: args.games,
-                targets: args.targets,
-                target_playouts: args.target_playouts,
-                komi: args.komi,
-                hold_out_every: args.hold_out_every,
-                iterations: args.iterations,
-                batch: args.batch,
-                value_playouts: args.value_playouts,
-                gradient_playouts: args.gradient_playouts,
-                step: args.step,
-                eval_playouts: args.eval_playouts,
-                eval_positions: args.eval_positions,
-                report_every: args.report_every,
-                seed: args.seed,
-                out: args.out,
-            };
-            let start = tengen::search::playout_weights::PlayoutWeights::default();
-            if let Err(e) = balance::run_balance(&config, &start, &mut std::io::stdout()) {
-                eprintln!("tengen train-playouts: {}", e);
-                return ExitCode::FAILURE;
-            }
-        }
-        Some(Command::Review(args)) => return run_review(args, cli.engine),
-        Some(Command::Analysis(args)) => return run_analysis(args, cli.engine),
-        Some(Command::TrainPatterns(args)) => {
-            use tengen::train_patterns;
-            let config = train_patterns::RunConfig {
-                data_dir: args.data,
-                tygem: args.tygem,
-                out: args.out,
-                weights: args.weights,
-                hold_out_every: args.hold_out_every,
-                train_games: args.train_games,
-                held_out_games: args.held_out_games,
-                train: train_patterns::TrainConfig {
-                    iterations: args.iterations,
-                    position_stride: args.position_stride,
-                    min_spatial_played: args.min_spatial_played,
-                    max_spatials: args.max_spatials,
-                    ..train_patterns::TrainConfig::default()
-                },
-            };
-            if let Err(e) = train_patterns::run(&config, &mut std::io::stdout()) {
-                eprintln!("tengen train-patterns: {}", e);
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// Serves GTP on stdin/stdout with the engine the flags describe.
-fn run_gtp(args: EngineArgs) -> ExitCode {
-    let options = match args.options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("tengen: {}", e);
-            return ExitCode::from(2);
-        }
-    };
-    let Some(engine) = Engine::new(&options) else {
-        eprintln!("tengen: board size must be 2 to 25");
-        return ExitCode::from(2);
-    };
-    log::info!(
-        "GTP engine ready: rules {}, size {}, {} threads",
-        options.rules.name,
-        options.size,
-        options.search.threads
-    );
-    match gtp::serve(engine, std::io::stdin(), std::io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        // The controller closed the engine's output: nobody is left to answer, as when it
-        // closes the input.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            log::info!("the controller closed the output; ending");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            log::error!("GTP output failed: {}", e);
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Runs the JSON analysis engine on stdin and stdout until the input ends.
-fn run_analysis(args: AnalysisArgs, outer: EngineArgs) -> ExitCode {
-    use tengen::analysis_engine::{self, query::Defaults, query::Perspective};
-    let engine = args.engine.or(outer);
-    let mut options = match engine.options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("tengen analysis: {}", e);
-            return ExitCode::from(2);
-        }
-    };
-    // Positions are searched side by side, one thread each unless told otherwise.
-    if engine.threads.is_none() {
-        options.search.threads = 1;
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let options = analysis_engine::Options {
-        analysis_threads: args.analysis_threads.map_or(cores, |n| n as usize),
-        defaults: Defaults {
-            visits: options.search.visits.unwrap_or(500),
-            perspective: args.report_winrates_as.unwrap_or(Perspective::Black),
-        },
-        search: options.search,
-        quit_without_waiting: args.quit_without_waiting,
-    };
-    analysis_engine::run(
-        &options,
-        std::io::stdin().lock(),
-        Box::new(std::io::stdout()),
-    );
-    ExitCode::SUCCESS
-}
-
-/// Reviews a record and writes the annotated copy; progress and the swings go to stderr.
-fn run_review(args: ReviewArgs, outer: EngineArgs) -> ExitCode {
-    use std::io::{IsTerminal, Write};
-    let engine = args.engine.or(outer);
-    let options = match engine.options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("tengen review: {}", e);
-            return ExitCode::from(2);
-        }
-    };
-    // The record is read as `loadsgf` reads it, and where the review goes is checked before
-    // the first search, not found wanting hours later.
-    let text = match tengen::sgf::read_file(&args.file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("tengen review: cannot read {}", e);
-            return ExitCode::FAILURE;
-        }
-    };
-    if let Err(e) = tengen::files::check_writable(&args.out) {
-        eprintln!("tengen review: cannot write {}", e);
-        return ExitCode::FAILURE;
-    }
-    let config = tengen::review::ReviewConfig {
-        rules: options.rules,
-        komi: options.komi,
-        search: options.search,
-    };
-    let terminal = std::io::stderr().is_terminal();
-    let start = std::time::Instant::now();
-    let mut last_tenth = 0;
-    let mut progress = |done: usize, total: usize| {
-        let seconds = start.elapsed().as_secs_f64();
-        let left = seconds / done as f64 * (total - done) as f64;
-        let line = format!(
-            "review: position {}/{}, {:.0} s, about {:.0} s left",
-            done, total, seconds, left
-        );
-        // On a terminal one line redrawn; in a log a line every tenth of the record.
-        if terminal {
-            eprint!("\r{}\x1b[K", line);
-            if done == total {
-                eprintln!();
-            }
-        } else if done * 10 / total > last_tenth || done == total {
-            last_tenth = done * 10 / total;
-            eprintln!("{}", line);
-        }
-        let _ = std::io::stderr().flush();
-    };
-    let review = match tengen::review::review(&text, &config, &mut progress) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("tengen review: {}: {}", args.file.display(), e);
-            return ExitCode::FAILURE;
-        }
-    };
-    if let Err(e) = tengen::files::write(&args.out, review.sgf.as_bytes()) {
-        eprintln!("tengen review: cannot write {}", e);
-        return ExitCode::FAILURE;
-    }
-    let board = tengen::board::Board::new(review.size).expect("the record's size");
-    eprintln!(
-        "review: {} moves in {:.1} s ({} rules, komi {}), written to {}\n{}",
-        review.moves.len(),
-        review.seconds,
-        review.rules.name,
-        review.komi,
-        args.out.display(),
-        tengen::review::swings_text(&board, &review.moves, &review.swings)
-    );
-    ExitCode::SUCCESS
 }
