@@ -43,7 +43,8 @@ the same figures against the KataGo leads recorded there.
 
 TENGEN (default target/release/tengen), KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG (from the
 referee kit's env.sh: ../shared/referee/katago-setup.sh). The line for every position
-goes to OUT/leads.tsv, and both ownership maps to OUT/ownership.jsonl, for further study.
+goes to OUT/leads.tsv, and both ownership maps with tengen's figures for every root move to
+OUT/ownership.jsonl, for further study.
 """
 
 import inspect
@@ -211,13 +212,20 @@ def tengen_estimates(engine, size, komi, moves):
     owned = [float(x) for x in line.split(" ownership ")[1].split()[: size * size]]
     owned_black = [sign * o for o in owned]
     count = sum(1 if o >= 0.3 else -1 if o <= -0.3 else 0 for o in owned_black)
+    # Every root move's figures (Black's lead), for estimates made of several moves.
+    per_move = []
+    for info in infos:
+        number = lambda key: float(re.search(rf"\b{key} (\S+)", info)[1])
+        per_move.append({"move": info.split()[0], "visits": int(number("visits")),
+                         "winrate": number("winrate"), "lead": sign * number("scoreLead"),
+                         "mean": sign * number("scoreMean")})
     return {
         "root": sign * root,
         "best": sign * best,
         "rootmean": sign * root_mean,
         "bestmean": sign * best_mean,
         "owned": count - float(komi),
-    }, owned_black
+    }, owned_black, per_move
 
 
 def katago_lead(engine, size, komi, moves):
@@ -252,12 +260,13 @@ def measure(listing):
                 komi, record, n = e[1], e[2], int(e[3])
                 _, moves, _ = sgf_main_line(record)
                 moves = moves[:n]
-                ours, our_map = tengen_estimates(tengen, size, komi, moves)
+                ours, our_map, per_move = tengen_estimates(tengen, size, komi, moves)
                 theirs, their_map = katago_lead(kata, size, komi, moves)
                 maps.write(json.dumps({"size": size, "komi": float(komi), "record": record,
                                        "moves": n, "katago": theirs, "tengen": ours,
                                        "katago_ownership": their_map,
-                                       "tengen_ownership": our_map}) + "\n")
+                                       "tengen_ownership": our_map,
+                                       "tengen_moves": per_move}) + "\n")
                 rows.append((size, theirs, ours))
                 tsv.write(f"{size}\t{komi}\t{record}\t{n}\t{theirs:.2f}\t"
                           + "\t".join(f"{ours[k]:.2f}" for k in ESTIMATES) + "\n")
