@@ -1,14 +1,51 @@
 //! The fields of a query read one by one: each reader checks its field's type and range and
 //! names the field in its error, so that [`super::query`] can build a query or refuse it
-//! whole. Nothing here panics on any input.
+//! whole, with the [`Problem`] a refusal or warning is and the [`Perspective`] a report takes.
+//! Nothing here panics on any input.
 
-use super::query::{Perspective, Problem};
 use crate::board::{Color, Move, MAX_SIZE, MIN_SIZE};
 use crate::coords::parse_vertex;
 use crate::rules::{HandicapBonus, Rules};
 use crate::search::{Limits, MoveFilter};
 use serde_json::{Map, Value};
 use std::time::Duration;
+
+/// Whose view the win rates, leads and ownership are reported in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Perspective {
+    Black,
+    White,
+    SideToMove,
+}
+
+impl Perspective {
+    pub fn parse(s: &str) -> Option<Perspective> {
+        match s.to_ascii_uppercase().as_str() {
+            "BLACK" | "B" => Some(Perspective::Black),
+            "WHITE" | "W" => Some(Perspective::White),
+            "SIDETOMOVE" => Some(Perspective::SideToMove),
+            _ => None,
+        }
+    }
+}
+
+/// A refusal or a warning about one field of a query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub message: String,
+    pub field: Option<String>,
+    pub id: Option<String>,
+}
+
+impl Problem {
+    pub(super) fn of(field: &str, id: &str, message: impl Into<String>) -> Problem {
+        Problem {
+            message: message.into(),
+            field: Some(field.to_string()),
+            id: Some(id.to_string()),
+        }
+    }
+}
 
 /// Reads the fields of one query object.
 pub(super) struct Reader<'a> {

@@ -8,31 +8,13 @@
 //! the line, and each field is matched on its type.
 
 use super::fields::Reader;
+pub use super::fields::{Perspective, Problem};
 use crate::board::{Color, Move, Point};
 use crate::game::Game;
 use crate::rules::{HalfPoints, Rules};
 use crate::search::{Limits, MoveFilter};
 use serde_json::{Map, Value};
 use std::time::Duration;
-
-/// Whose view the win rates, leads and ownership are reported in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Perspective {
-    Black,
-    White,
-    SideToMove,
-}
-
-impl Perspective {
-    pub fn parse(s: &str) -> Option<Perspective> {
-        match s.to_ascii_uppercase().as_str() {
-            "BLACK" | "B" => Some(Perspective::Black),
-            "WHITE" | "W" => Some(Perspective::White),
-            "SIDETOMOVE" => Some(Perspective::SideToMove),
-            _ => None,
-        }
-    }
-}
 
 /// A query, checked: everything a worker needs to build each turn's position and search it.
 #[derive(Clone, Debug)]
@@ -130,24 +112,6 @@ pub enum ActionKind {
 pub enum Request {
     Query(Query),
     Action(Action),
-}
-
-/// A refusal or a warning about one field of a query.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Problem {
-    pub message: String,
-    pub field: Option<String>,
-    pub id: Option<String>,
-}
-
-impl Problem {
-    pub(super) fn of(field: &str, id: &str, message: impl Into<String>) -> Problem {
-        Problem {
-            message: message.into(),
-            field: Some(field.to_string()),
-            id: Some(id.to_string()),
-        }
-    }
 }
 
 /// The fields of a query besides the actions', each read below.

@@ -1,13 +1,47 @@
 //! The candidates' features in training form: each candidate of a position becomes a `Team` of
 //! local indices into tables of the chosen shapes and spatial patterns, equal candidates merged,
-//! so that the competitions of a large corpus fit in memory.
+//! so that the competitions of a large corpus fit in memory. [`TrainConfig`] says which shapes
+//! and patterns are chosen and which positions are read; the fit takes it from here.
 
 use super::corpus::{for_each_position, game_hash, TrainingGame};
-use super::fit::TrainConfig;
 use crate::board::{Board, Color, Move};
 use crate::patterns::features::{self, MoveFeatures, GROUP_COUNT, NONE};
 use rayon::prelude::*;
 use std::collections::HashMap;
+
+/// How the fit runs: which shapes and spatial patterns earn a weight, which positions are
+/// fitted, and how many sweeps.
+#[derive(Copy, Clone, Debug)]
+pub struct TrainConfig {
+    /// Full MM sweeps over all feature groups.
+    pub iterations: usize,
+    /// A shape gets a weight of its own when it was played at least this often in the fitted
+    /// positions…
+    pub min_shape_played: u32,
+    /// …or offered as a candidate at least this often in the fitted positions (so common bad
+    /// shapes learn how bad they are); other shapes share the weight of rare shapes.
+    pub min_shape_seen: u32,
+    /// A spatial pattern gets a weight when it was played at least this often in the fitted
+    /// positions…
+    pub min_spatial_played: u32,
+    /// …and is among this many most played (the weights file's size).
+    pub max_spatials: usize,
+    /// The gammas are fitted on every this-many-th position of each training game.
+    pub position_stride: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            iterations: 20,
+            min_shape_played: 3,
+            min_shape_seen: 1000,
+            min_spatial_played: 3,
+            max_spatials: 100_000,
+            position_stride: 1,
+        }
+    }
+}
 
 /// Calls `f` with the features of each candidate of `color`: every legal stone, then the pass.
 /// Returns the index of `played` among them, if it is one.

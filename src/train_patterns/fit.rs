@@ -2,43 +2,10 @@
 //! of the played moves, then the gammas are copied into a [`Patterns`].
 
 use super::corpus::TrainingGame;
-use super::dataset::{build_dataset, choose_tables, Tables, Team, TEAM};
+use super::dataset::{build_dataset, choose_tables, Tables, Team, TrainConfig, TEAM};
 use crate::patterns::features::{self, GROUPS, GROUP_COUNT, MIN_SPATIAL_RADIUS, SPATIAL_RADII};
 use crate::patterns::Patterns;
 use rayon::prelude::*;
-
-/// How the fit runs.
-#[derive(Copy, Clone, Debug)]
-pub struct TrainConfig {
-    /// Full MM sweeps over all feature groups.
-    pub iterations: usize,
-    /// A shape gets a weight of its own when it was played at least this often in the fitted
-    /// positions…
-    pub min_shape_played: u32,
-    /// …or offered as a candidate at least this often in the fitted positions (so common bad
-    /// shapes learn how bad they are); other shapes share the weight of rare shapes.
-    pub min_shape_seen: u32,
-    /// A spatial pattern gets a weight when it was played at least this often in the fitted
-    /// positions…
-    pub min_spatial_played: u32,
-    /// …and is among this many most played (the weights file's size).
-    pub max_spatials: usize,
-    /// The gammas are fitted on every this-many-th position of each training game.
-    pub position_stride: usize,
-}
-
-impl Default for TrainConfig {
-    fn default() -> TrainConfig {
-        TrainConfig {
-            iterations: 20,
-            min_shape_played: 3,
-            min_shape_seen: 1000,
-            min_spatial_played: 3,
-            max_spatials: 100_000,
-            position_stride: 1,
-        }
-    }
-}
 
 /// What a fit did.
 #[derive(Clone, Debug)]

@@ -38,7 +38,8 @@ pub use corpus::{
     for_each_position, game_from_sgf, game_from_tygem_line, game_hash, read_corpus, read_tygem,
     split_by_hash, Corpus, TrainingGame,
 };
-pub use fit::{train, TrainConfig, TrainReport};
+pub use dataset::TrainConfig;
+pub use fit::{train, TrainReport};
 pub use measure::{evaluate, Evaluation};
 
 use crate::patterns::features::MIN_SPATIAL_RADIUS;
