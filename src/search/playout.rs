@@ -5,8 +5,9 @@
 //! basic-ko board could otherwise repeat forever), or — where the caller asks for it — the
 //! mercy rule. It runs on the bare [`Board`] (simple ko only, no history): superko is the
 //! tree's and the root's business. The light policy plays uniformly random legal moves that do
-//! not fill the mover's own eye; the heavy one is [`super::policy::playout_move`]. A playout
-//! ends with every region filled down to eyes, so [`crate::score::settled_area`] counts it.
+//! not fill the mover's own eye; the heavy one is [`super::policy::playout_move`] (the search
+//! adds its pool of good moves: [`super::policy::pooled_move`]). A playout ends with every
+//! region filled down to eyes, so [`crate::score::settled_area`] counts it.
 
 use super::policy;
 use crate::board::{Board, Color, Point};

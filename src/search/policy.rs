@@ -7,8 +7,10 @@
 //! [`BIG_GROUP`] stones is in it); attack or defend two liberties; take the vital point
 //! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
 //! last move; otherwise a uniformly random legal move that neither fills an own eye nor puts a
-//! group of two or more stones in atari (unless it fills an eye space in a dead shape). The
-//! reading is [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]'.
+//! group of two or more stones in atari (unless it fills an eye space in a dead shape). In the
+//! search's playouts ([`pooled_move`]) half of those random moves are drawn instead from a
+//! pool of moves the tree has found good ([`MovePool`], PoolRAVE). The reading is
+//! [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]'.
 //!
 //! How often each rule is played when it has a move, and how the shape reply weighs its
 //! candidates, are [`PlayoutWeights`]; the search plays the embedded ones. One function,
@@ -222,6 +224,80 @@ pub fn playout_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<
     weighted_move(board, c, rng, PlayoutWeights::embedded(), &mut NoTrace)
 }
 
+/// How many moves a [`MovePool`] holds for each colour.
+pub const POOL_SIZE: usize = 10;
+
+/// How often a playout move with no tactical or shape reply is drawn from the pool instead of
+/// at random, when the mover has a pool.
+const POOL_RATE: f32 = 0.5;
+
+/// Moves the search's tree has found good for each colour (PoolRAVE: the best AMAF moves of
+/// the deepest well-visited node of the simulation's path), which the playout plays in place
+/// of some of its random moves. A point in it may since have been played or become illegal:
+/// [`pooled_move`] checks.
+#[derive(Copy, Clone, Debug)]
+pub struct MovePool {
+    moves: [[Point; POOL_SIZE]; 2],
+    len: [u8; 2],
+}
+
+impl Default for MovePool {
+    fn default() -> MovePool {
+        MovePool {
+            moves: [[Point::NONE; POOL_SIZE]; 2],
+            len: [0; 2],
+        }
+    }
+}
+
+impl MovePool {
+    /// Empties `c`'s pool.
+    pub fn clear(&mut self, c: Color) {
+        self.len[c as usize] = 0;
+    }
+
+    /// Adds `p` to `c`'s pool, if it is not full.
+    pub fn push(&mut self, c: Color, p: Point) {
+        let n = self.len[c as usize] as usize;
+        if n < POOL_SIZE {
+            self.moves[c as usize][n] = p;
+            self.len[c as usize] += 1;
+        }
+    }
+
+    /// `c`'s pool.
+    pub fn moves(&self, c: Color) -> &[Point] {
+        &self.moves[c as usize][..self.len[c as usize] as usize]
+    }
+}
+
+/// The heavy policy's move for `c` with the embedded weights, where a move from `pool` takes
+/// the random move's place half the time (if it is empty, legal, fills no own eye and is no
+/// bad self-atari), or `None` (pass).
+#[inline]
+pub fn pooled_move(
+    board: &Board,
+    c: Color,
+    rng: &mut fastrand::Rng,
+    pool: &MovePool,
+) -> Option<Point> {
+    let w = PlayoutWeights::embedded();
+    reply_to_last(board, c, rng, w, &mut NoTrace).or_else(|| {
+        let moves = pool.moves(c);
+        if !moves.is_empty() && rng.f32() < POOL_RATE {
+            let p = moves[rng.usize(..moves.len())];
+            if board.is_empty(p)
+                && !board.is_eye(p, c)
+                && board.is_legal(p, c)
+                && !tactics::is_bad_self_atari(board, p, c)
+            {
+                return Some(p);
+            }
+        }
+        random_move_for(board, c, rng)
+    })
+}
+
 /// The heavy policy's move for `c` with weights `w`, or `None` (pass); `trace` sees the random
 /// decisions that could change it.
 #[inline]
@@ -232,12 +308,18 @@ pub fn weighted_move<T: Trace>(
     w: &PlayoutWeights,
     trace: &mut T,
 ) -> Option<Point> {
-    reply_to_last(board, c, rng, w, trace).or_else(|| {
-        random_move(board, c, rng, |p| {
-            !tactics::is_bad_self_atari(board, p, c)
-                && !tactics::breaks_false_eye_seki(board, p, c)
-                && !tactics::fills_race_liberty(board, p, c)
-        })
+    reply_to_last(board, c, rng, w, trace).or_else(|| random_move_for(board, c, rng))
+}
+
+/// The heavy policy's random move: one that puts no group of two or more in atari (unless it
+/// fills an eye space in a dead shape), breaks no seki and fills no liberty of a race `c`
+/// must win.
+#[inline]
+fn random_move_for(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<Point> {
+    random_move(board, c, rng, |p| {
+        !tactics::is_bad_self_atari(board, p, c)
+            && !tactics::breaks_false_eye_seki(board, p, c)
+            && !tactics::fills_race_liberty(board, p, c)
     })
 }
 
@@ -382,6 +464,50 @@ pub(crate) mod tests {
             checked[usize::from(j >= RULES)] += 1;
         }
         assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
+    fn half_the_random_moves_come_from_the_pool() {
+        // An empty board: no reply to anything, every move is the random move's.
+        let b = Board::new(9).unwrap();
+        let mut pool = MovePool::default();
+        let tengen = b.point(4, 4);
+        pool.push(Color::Black, tengen);
+        let mut rng = fastrand::Rng::with_seed(9);
+        let n = 4000;
+        let count = |c: Color, rng: &mut fastrand::Rng| {
+            (0..n)
+                .filter(|_| pooled_move(&b, c, rng, &pool) == Some(tengen))
+                .count()
+        };
+        // A half from the pool, and 1/81 of the other half at random.
+        let black = count(Color::Black, &mut rng);
+        assert!((1900..2300).contains(&black), "{black} of {n}");
+        // White's pool is empty: tengen only at random.
+        let white = count(Color::White, &mut rng);
+        assert!(white < 120, "{white} of {n}");
+    }
+
+    #[test]
+    fn a_pool_move_no_longer_playable_is_not_played() {
+        let mut b = Board::new(9).unwrap();
+        let taken = b.point(4, 4);
+        b.play(taken, Color::White);
+        b.pass();
+        // A1 walled in by Black: Black's own eye.
+        let eye = b.point(0, 0);
+        b.play(b.point(1, 0), Color::Black);
+        b.pass();
+        b.play(b.point(0, 1), Color::Black);
+        b.pass();
+        let mut pool = MovePool::default();
+        pool.push(Color::Black, taken);
+        pool.push(Color::Black, eye);
+        let mut rng = fastrand::Rng::with_seed(4);
+        for _ in 0..2000 {
+            let p = pooled_move(&b, Color::Black, &mut rng, &pool);
+            assert!(p != Some(taken) && p != Some(eye), "{p:?}");
+        }
     }
 
     #[test]

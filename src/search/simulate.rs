@@ -4,12 +4,13 @@
 //! [`Root`] holds everything a worker needs to know about the search's position and terms,
 //! read-only while the search runs; [`Scratch`] is one worker's own space. Values are Black's
 //! until [`back_up`] turns them to each node's mover. All first plays of a simulation (tree and
-//! playout) are noted per point for the AMAF statistics.
+//! playout) are noted per point for the AMAF statistics, which in turn give the playout its
+//! pool of moves the tree has found good ([`fill_pool`]).
 
 use super::analysis::{Filters, MoveFilter};
 use super::ownership::OwnershipSums;
 use super::playout;
-use super::policy;
+use super::policy::{self, MovePool, POOL_SIZE};
 use super::prior;
 use super::tree::{NewChild, Outcome, Tree};
 use crate::board::{Board, Color, Move, Point, CELLS};
@@ -299,6 +300,8 @@ pub(super) struct Scratch {
     first: FirstPlays,
     /// The simulation's board, copied from the root's at the start of each.
     board: Board,
+    /// The simulation's pool of good moves for the playout.
+    pool: MovePool,
 }
 
 impl Scratch {
@@ -308,6 +311,7 @@ impl Scratch {
             path: Vec::with_capacity(64),
             first: FirstPlays::new(),
             board: root.board.clone(),
+            pool: MovePool::default(),
         }
     }
 }
@@ -400,13 +404,15 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
         ownership.add_through(board, root_move);
         root.terminal_value(board, stone_diff, expected)
     } else {
+        fill_pool(tree, root.color, &s.path, &mut s.pool);
+        let pool = &s.pool;
         // The playout's first plays are noted too, for AMAF.
         let first = &mut s.first;
         let out = playout::play_out(
             board,
             color,
             &mut s.rng,
-            policy::playout_move,
+            |b, c, rng| policy::pooled_move(b, c, rng, pool),
             true,
             |p, c, i| first.note(p, c, depth + i as usize),
         );
@@ -421,6 +427,61 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
         back_up(tree, root, s, balance, true, margin);
     } else {
         back_up(tree, root, s, black, false, margin);
+    }
+}
+
+/// The visits a node needs before its children's AMAF values are trusted for the pool.
+const POOL_NODE_VISITS: u32 = 50;
+
+/// The AMAF visits a child needs to enter the pool.
+const POOL_MOVE_AMAF: u32 = 10;
+
+/// PoolRAVE (Rimmel, Teytaud, Lee, Yen, Wang and Tsai, 2010): fills `pool`, for each colour,
+/// with the [`POOL_SIZE`] moves of best AMAF value among the children of the deepest node of
+/// `path` where that colour moves and which has [`POOL_NODE_VISITS`] visits. The tree's
+/// knowledge of which moves are good somewhere in the line thus reaches the playout, where it
+/// goes on beyond the tree. A colour with no such node gets an empty pool.
+fn fill_pool(tree: &Tree, root_color: Color, path: &[u32], pool: &mut MovePool) {
+    for color in [Color::Black, Color::White] {
+        pool.clear(color);
+        // The root's children are the root colour's moves: its nodes are at even depths.
+        let first = usize::from(color != root_color);
+        let Some(&node) = path
+            .iter()
+            .skip(first)
+            .step_by(2)
+            .rev()
+            .find(|&&i| tree.node(i).visits() >= POOL_NODE_VISITS)
+        else {
+            continue;
+        };
+        // The best moves so far, by AMAF mean, best first.
+        let mut best = [(0f64, Point::NONE); POOL_SIZE];
+        let mut n = 0;
+        for c in tree.children(node) {
+            let child = tree.node(c);
+            let Move::Play(p) = child.mv() else {
+                continue;
+            };
+            let (visits, value) = child.amaf();
+            if visits < POOL_MOVE_AMAF {
+                continue;
+            }
+            let mean = value / visits as f64;
+            if n == POOL_SIZE && mean <= best[n - 1].0 {
+                continue;
+            }
+            let mut k = n.min(POOL_SIZE - 1);
+            while k > 0 && best[k - 1].0 < mean {
+                best[k] = best[k - 1];
+                k -= 1;
+            }
+            best[k] = (mean, p);
+            n = (n + 1).min(POOL_SIZE);
+        }
+        for &(_, p) in &best[..n] {
+            pool.push(color, p);
+        }
     }
 }
 
@@ -480,6 +541,73 @@ mod tests {
             &[],
         );
         (root, g.board().clone())
+    }
+
+    /// A root with children on `points`, each with `amaf` AMAF visits of value `means[i]`.
+    fn tree_with_amaf(b: &Board, points: &[(usize, usize)], means: &[f64], amaf: u32) -> Tree {
+        let tree = Tree::new(1024);
+        let kids: Vec<NewChild> = points
+            .iter()
+            .map(|&(x, y)| NewChild {
+                mv: Move::Play(b.point(x, y)),
+                prior_visits: 0,
+                prior_value: 0.0,
+            })
+            .chain(std::iter::once(NewChild {
+                mv: Move::Pass,
+                prior_visits: 0,
+                prior_value: 0.0,
+            }))
+            .collect();
+        assert!(tree.try_begin_expand(Tree::ROOT));
+        assert!(tree.finish_expand(Tree::ROOT, &kids));
+        for (c, &m) in tree.children(Tree::ROOT).zip(means) {
+            for k in 0..amaf {
+                // Wins in the share `m`.
+                let won = (k as f64 + 0.5) / amaf as f64 <= m;
+                tree.node(c).add_amaf(if won { 1.0 } else { 0.0 });
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn the_pool_holds_the_best_amaf_moves_of_a_well_visited_node() {
+        let (_, b) = root(9);
+        let points: Vec<(usize, usize)> = (0..12).map(|i| (i % 9, i / 9)).collect();
+        let means: Vec<f64> = (0..12).map(|i| i as f64 / 12.0).collect();
+        let tree = tree_with_amaf(&b, &points, &means, 24);
+        let mut pool = MovePool::default();
+        // Too few visits at the root: no pool for anyone.
+        fill_pool(&tree, Color::Black, &[Tree::ROOT], &mut pool);
+        assert!(pool.moves(Color::Black).is_empty() && pool.moves(Color::White).is_empty());
+        for _ in 0..POOL_NODE_VISITS {
+            tree.root().add_visit();
+        }
+        fill_pool(&tree, Color::Black, &[Tree::ROOT], &mut pool);
+        // The ten best of twelve, best first; the root's children are Black's moves.
+        let expected: Vec<Point> = (2..12)
+            .rev()
+            .map(|i| b.point(points[i].0, points[i].1))
+            .collect();
+        assert_eq!(pool.moves(Color::Black), &expected[..]);
+        assert!(pool.moves(Color::White).is_empty());
+        // With White to move at the root, the same moves are White's.
+        fill_pool(&tree, Color::White, &[Tree::ROOT], &mut pool);
+        assert_eq!(pool.moves(Color::White), &expected[..]);
+        assert!(pool.moves(Color::Black).is_empty());
+    }
+
+    #[test]
+    fn moves_seen_too_rarely_stay_out_of_the_pool() {
+        let (_, b) = root(9);
+        let tree = tree_with_amaf(&b, &[(4, 4), (2, 2)], &[0.9, 0.1], POOL_MOVE_AMAF - 1);
+        for _ in 0..POOL_NODE_VISITS {
+            tree.root().add_visit();
+        }
+        let mut pool = MovePool::default();
+        fill_pool(&tree, Color::Black, &[Tree::ROOT], &mut pool);
+        assert!(pool.moves(Color::Black).is_empty());
     }
 
     #[test]

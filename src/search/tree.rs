@@ -132,13 +132,13 @@ impl Node {
     }
 
     pub fn stats(&self) -> Stats {
-        let amaf = self.amaf.load(Relaxed);
+        let (amaf_visits, amaf_value) = self.amaf();
         let outcomes = self.outcomes.load(Relaxed);
         Stats {
             visits: self.visits.load(Relaxed),
             value: self.value.load(Relaxed) as f64 / SCALE,
-            amaf_visits: (amaf >> AMAF_VISIT_SHIFT) as u32,
-            amaf_value: (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
+            amaf_visits,
+            amaf_value,
             prior_visits: self.prior_visits.load(Relaxed),
             prior_value: self.prior_value.load(Relaxed) as f64 / SCALE,
             outcomes: (outcomes >> OUTCOME_SHIFT) as u32,
@@ -149,6 +149,16 @@ impl Node {
 
     pub fn visits(&self) -> u32 {
         self.visits.load(Relaxed)
+    }
+
+    /// The AMAF visits and value sum alone (as in [`Node::stats`]).
+    #[inline]
+    pub fn amaf(&self) -> (u32, f64) {
+        let amaf = self.amaf.load(Relaxed);
+        (
+            (amaf >> AMAF_VISIT_SHIFT) as u32,
+            (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
+        )
     }
 
     /// Black's mean margin in points over the playouts through the node, or `None` before any
