@@ -272,8 +272,7 @@ impl MovePool {
 }
 
 /// The heavy policy's move for `c` with the embedded weights, where a move from `pool` takes
-/// the random move's place half the time (if it is empty, legal, fills no own eye and is no
-/// bad self-atari), or `None` (pass).
+/// the random move's place half the time, or `None` (pass).
 #[inline]
 pub fn pooled_move(
     board: &Board,
@@ -281,21 +280,22 @@ pub fn pooled_move(
     rng: &mut fastrand::Rng,
     pool: &MovePool,
 ) -> Option<Point> {
-    let w = PlayoutWeights::embedded();
-    reply_to_last(board, c, rng, w, &mut NoTrace).or_else(|| {
-        let moves = pool.moves(c);
-        if !moves.is_empty() && rng.f32() < POOL_RATE {
-            let p = moves[rng.usize(..moves.len())];
-            if board.is_empty(p)
-                && !board.is_eye(p, c)
-                && board.is_legal(p, c)
-                && !tactics::is_bad_self_atari(board, p, c)
-            {
-                return Some(p);
-            }
-        }
-        random_move_for(board, c, rng)
-    })
+    reply_to_last(board, c, rng, PlayoutWeights::embedded(), &mut NoTrace)
+        .or_else(|| pool_move(board, c, rng, pool))
+        .or_else(|| random_move_for(board, c, rng))
+}
+
+/// With probability [`POOL_RATE`], one of `c`'s pool moves drawn at random, if it is legal
+/// (so on an empty point), fills no own eye and is no bad self-atari; otherwise `None`.
+#[inline]
+fn pool_move(board: &Board, c: Color, rng: &mut fastrand::Rng, pool: &MovePool) -> Option<Point> {
+    let moves = pool.moves(c);
+    if moves.is_empty() || rng.f32() >= POOL_RATE {
+        return None;
+    }
+    let p = moves[rng.usize(..moves.len())];
+    (!board.is_eye(p, c) && board.is_legal(p, c) && !tactics::is_bad_self_atari(board, p, c))
+        .then_some(p)
 }
 
 /// The heavy policy's move for `c` with weights `w`, or `None` (pass); `trace` sees the random
