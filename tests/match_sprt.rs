@@ -3,8 +3,9 @@
 //! playout, and for H0 the other way round; both games of a pair open alike with the colours
 //! swapped (built-in openings, and a file of openings used in order); a handicap game records
 //! `HA`/`AB` and White moves first, colours alternating or A always Black; an engine placing
-//! other handicap stones, or refusing them, stops the match at its first game; bad flags are
-//! refused with a message before any game.
+//! other handicap stones, or refusing them, stops the match at its first game; games played side
+//! by side (`--concurrency`) are paired as they finish, and an engine that cannot start in the
+//! first of them stops the match; bad flags are refused with a message before any game.
 
 mod common;
 
@@ -171,6 +172,93 @@ fn the_sprt_accepts_h0_with_openings_from_a_file() {
 }
 
 #[test]
+fn games_played_side_by_side_are_paired_as_they_finish() {
+    let dir = temp_dir("sprt-concurrency");
+    let records = dir.join("records");
+    let out = run(&[
+        "--black",
+        &tengen(200),
+        "--white",
+        &tengen(1),
+        "--size",
+        "7",
+        "--sprt",
+        "0",
+        "400",
+        "--games",
+        "40",
+        "--concurrency",
+        "3",
+        "--sgf-dir",
+        records.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{}\n{}", stdout, stderr);
+    assert!(
+        stdout.contains("H1 accepted (Elo 400 rather than 0)"),
+        "{}",
+        stdout
+    );
+    // Finished games, by number, in the order they finished; the games the decision stopped
+    // are reported as not counted.
+    let counted: Vec<usize> = stdout
+        .lines()
+        .filter(|l| l.starts_with("game ") && l.contains(": A "))
+        .map(|l| l[5..l.find(':').unwrap()].parse().unwrap())
+        .collect();
+    assert!(counted.len() >= 10 && counted.len() < 40, "{}", stdout);
+    for line in stdout.lines().filter(|l| l.starts_with("game ")) {
+        assert!(
+            line.contains(": A ") || line.ends_with("not counted"),
+            "{}",
+            stdout
+        );
+    }
+    // Every pair line comes after both its games, whatever order they finished in.
+    let pairs: Vec<&str> = stdout.lines().filter(|l| l.starts_with("pair ")).collect();
+    assert!(pairs.len() >= 5, "{}", stdout);
+    for pair in &pairs {
+        // "pair K (games …": K.
+        let k: usize = pair.split(' ').nth(1).unwrap().parse().unwrap();
+        let at = stdout.find(pair).unwrap();
+        for n in [2 * k - 1, 2 * k] {
+            let line = stdout
+                .lines()
+                .find(|l| l.starts_with(&format!("game {}: A ", n)))
+                .unwrap_or_else(|| panic!("game {} of {} not counted: {}", n, pair, stdout));
+            assert!(stdout.find(line).unwrap() < at, "{}", stdout);
+        }
+        // Both games open alike, colours swapped.
+        let (first, second) = (record(&records, 2 * k - 1), record(&records, 2 * k));
+        assert_eq!(opening_of(&first), opening_of(&second));
+    }
+    let summary = format!("pairs: {} counted", pairs.len());
+    assert!(stdout.contains(&summary), "{}", stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_cannot_start_in_the_first_games_stops_the_match() {
+    // Games 1 and 2 start together: either failing is the configuration's.
+    let out = run(&[
+        "--black",
+        &tengen(1),
+        "--white",
+        "/nonexistent/engine",
+        "--size",
+        "5",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{}", stdout);
+    assert!(stderr.contains("/nonexistent/engine"), "{}", stderr);
+    assert!(!stdout.contains("\ngame "), "{}", stdout);
+}
+
+#[test]
 fn handicap_games_record_the_stones_and_white_moves_first() {
     let dir = temp_dir("handicap");
     for (fixed, colours) in [
@@ -320,6 +408,7 @@ fn bad_flags_are_refused_before_any_game() {
             &["--opening-moves", "2", "--rules", "prejudgement"],
             "--opening-moves: not under",
         ),
+        (&["--concurrency", "0"], "--concurrency"),
     ] {
         let out = run(&[&base[..], args].concat());
         let (stdout, stderr) = text(&out);

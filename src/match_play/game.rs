@@ -6,7 +6,7 @@ use super::client::ClientError;
 use super::openings::opening_text;
 use super::records::Records;
 use super::seat::{ask, failure_text, prepare, shown, start, Failure, Seat};
-use super::signals::stop_requested;
+use super::signals::games_stopped;
 use super::stats::GameResult;
 use super::MatchConfig;
 use crate::board::Color;
@@ -17,6 +17,7 @@ use crate::rules::Margin;
 use crate::search::judgement::StandaloneJudge;
 use crate::sgf;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// One engine's Fischer clock in a game.
@@ -107,7 +108,7 @@ pub(super) enum End {
     Win(Color, &'static str, String),
     /// No result.
     NoResult(String),
-    /// The match was stopped by a signal: no result, and the game is not counted.
+    /// The match stopped the game (a signal, or no more games needed): no result, not counted.
     Interrupted,
 }
 
@@ -150,7 +151,7 @@ pub(super) struct Table {
     clocks: Option<[SeatClock; 2]>,
 }
 
-/// A game as played: counted, or stopped by a signal (not counted).
+/// A game as played: counted, or stopped with the match (not counted).
 pub enum Played {
     Counted(GameResult),
     Interrupted(GameResult),
@@ -164,7 +165,7 @@ pub fn play_game(
     config: &MatchConfig,
     number: usize,
     opening: &[PlayedMove],
-    records: Option<&mut Records>,
+    records: Option<&Mutex<Records>>,
     judge: &mut StandaloneJudge,
 ) -> Result<Played, String> {
     let (mut table, setup_end) = match Table::set_up(config, number, opening) {
@@ -172,7 +173,13 @@ pub fn play_game(
         Err(Unplayed::Config(e)) => return Err(e),
         Err(Unplayed::Void(winner, reason)) => {
             let result = winner.map_or("?".to_string(), |c| format!("{}+F", c.letter()));
-            return Ok(Played::Counted(GameResult {
+            // Engines that failed to start because the match was stopping have not forfeited.
+            let played = if games_stopped() {
+                Played::Interrupted
+            } else {
+                Played::Counted
+            };
+            return Ok(played(GameResult {
                 number,
                 a_color: a_color_of(config, number),
                 winner,
@@ -189,7 +196,7 @@ pub fn play_game(
     let mut end = match setup_end {
         Some(end) => end,
         None => loop {
-            if stop_requested() {
+            if games_stopped() {
                 break End::Interrupted;
             }
             if let Err(end) = table.play_turn(config) {
@@ -198,7 +205,7 @@ pub fn play_game(
         },
     };
     // An engine that died of the same signal (it shares the terminal) has not lost.
-    if stop_requested() {
+    if games_stopped() {
         end = End::Interrupted;
     }
     let interrupted = matches!(end, End::Interrupted);
@@ -207,7 +214,9 @@ pub fn play_game(
     }
     let outcome = table.count(config, judge, end);
     if let Some(records) = records {
-        if let Err(e) = table.write_record(records, &outcome) {
+        // A poisoned lock only means another game's writer panicked; the directory is fine.
+        let mut records = records.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = table.write_record(&mut records, &outcome) {
             log::warn!("game {}: the record was not written: {}", number, e);
         }
     }
@@ -247,7 +256,7 @@ impl Table {
             (&config.white, &config.black)
         };
         let unplayable = |winner: Option<Color>, why: String| {
-            if number == 1 {
+            if config.checks_configuration(number) {
                 Unplayed::Config(why)
             } else {
                 Unplayed::Void(winner, why)
@@ -270,7 +279,7 @@ impl Table {
         let mut referee = match &config.referee {
             Some(cmd) => match start(cmd, config) {
                 Ok(r) => Some(r),
-                Err(e) if number == 1 => return Err(Unplayed::Config(e)),
+                Err(e) if config.checks_configuration(number) => return Err(Unplayed::Config(e)),
                 Err(e) => {
                     referee_error = Some(format!("the referee {}", e));
                     None
@@ -296,7 +305,9 @@ impl Table {
         for color in [Color::Black, Color::White] {
             match prepare(&mut seats[color.index()], config, &game) {
                 Ok(()) => {}
-                Err(Failure::Refused(msg)) if number == 1 => return Err(Unplayed::Config(msg)),
+                Err(Failure::Refused(msg)) if config.checks_configuration(number) => {
+                    return Err(Unplayed::Config(msg))
+                }
                 Err(Failure::Refused(msg)) => {
                     end = Some(End::NoResult(msg));
                     break;
@@ -544,7 +555,7 @@ impl Table {
         records.write(self.number, &sgf::write(&self.game, &info))
     }
 
-    /// Ends every process of the game at once (after a signal: no time for `quit`).
+    /// Ends every process of the game at once (the match is stopping: no time for `quit`).
     fn kill_all(&mut self) {
         for seat in self.seats.iter_mut().chain(self.referee.as_mut()) {
             seat.client.kill();

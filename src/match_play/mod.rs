@@ -31,6 +31,13 @@
 //! swapped, and each finished pair is counted by A's points over it; with `--sprt` the match
 //! stops as soon as the sequential test decides ([`sprt`]).
 //!
+//! Games side by side (`--concurrency N`): N workers, each with its own judge, play the games
+//! whose numbers the match hands out, one after each result, so that with one worker the games
+//! are played strictly in turn; the first N games check the configuration. Results are reported,
+//! and pairs and the test counted, in the order games finish; once the match needs no more
+//! games (the test decided, a game showed the configuration cannot be played), the games in
+//! progress are stopped as a signal stops them, and not counted.
+//!
 //! One file per job: [`client`] (the controller side of GTP: an engine as a child process, with
 //! a deadline on every answer), `seat` (an engine of one game: started, asked, set up), `game`
 //! (one game: the turns, the pre-judgement opening), `count` (the count of a finished game:
@@ -61,9 +68,11 @@ use crate::rules::Rules;
 use crate::search::handicap::{fixed_points, max_fixed};
 use crate::search::judgement::StandaloneJudge;
 use signals::stop_on_signals;
+use signals::{allow_games, games_stopped, stop_games};
 use sprt::{pair_line, summary_lines, Ending, Pairs};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 /// The moves of the built-in openings when the pairs have no file of openings.
@@ -103,6 +112,8 @@ pub struct MatchConfig {
     pub openings: Option<PathBuf>,
     /// The built-in openings' moves, or the most moves of each listed opening.
     pub opening_moves: Option<usize>,
+    /// Games played at the same time, each with its own engines (1 or more).
+    pub concurrency: usize,
 }
 
 /// KataGo's Fischer time as the match keeps it: each engine starts with `main` and gets
@@ -139,6 +150,12 @@ impl MatchConfig {
 
     fn max_moves(&self) -> usize {
         self.max_moves.unwrap_or(3 * self.size * self.size)
+    }
+
+    /// Whether game `number` is one of the first games, started together, any failure of which
+    /// is the configuration's rather than the game's.
+    fn checks_configuration(&self, number: usize) -> bool {
+        number <= self.concurrency.max(1)
     }
 
     /// Whether engine A moves first (or takes the first player's seat) in game `number`.
@@ -185,6 +202,9 @@ impl MatchConfig {
                     self.handicap, self.size, self.size, most
                 ));
             }
+        }
+        if self.concurrency == 0 {
+            return Err("--concurrency 0: at least one game at a time".to_string());
         }
         if self.sprt.is_some() && self.games % 2 == 1 {
             return Err(format!(
@@ -242,7 +262,7 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     config.check()?;
     let start = config.start_game()?;
     let openings = config.openings(&start)?;
-    let mut records = match &config.sgf_dir {
+    let records = match &config.sgf_dir {
         Some(dir) => Some(Records::open(dir)?),
         None => None,
     };
@@ -317,49 +337,103 @@ pub fn run(config: &MatchConfig, out: &mut impl Write) -> Result<Summary, String
     let mut pairs = Pairs::default();
     let mut decided = None;
     let mut failure = None;
-    // One judge, with its threads, counts every game of the match.
-    let mut judge = StandaloneJudge::default();
-    for number in 1..=config.games {
-        if stop_requested() {
-            break;
-        }
-        let opening = openings
-            .as_ref()
-            .map(|o| o.for_pair(number.div_ceil(2), &start))
-            .unwrap_or_default();
-        match play_game(config, number, &opening, records.as_mut(), &mut judge) {
-            Ok(Played::Counted(g)) => {
-                summary.add(&g);
-                writeln!(out, "{}", game_line(&g)).map_err(io)?;
-                if openings.is_some() {
-                    if let Some(pair) = pairs.add(number, g.a_half_points()) {
-                        let llr = config.sprt.map(|t| t.llr(&pairs.pentanomial));
-                        writeln!(out, "{}", pair_line(pair, llr)).map_err(io)?;
-                        decided = llr.and_then(Sprt::verdict);
+    let records = records.map(Mutex::new);
+    // The match hands out game numbers one at a time, after each result: with one worker the
+    // games are played strictly in turn, and no game starts after the test decides.
+    let (jobs, job_queue) = mpsc::channel::<usize>();
+    let job_queue = Mutex::new(job_queue);
+    allow_games();
+    std::thread::scope(|scope| -> Result<(), String> {
+        let (sender, results) = mpsc::channel();
+        for _ in 0..config.concurrency.max(1) {
+            let sender = sender.clone();
+            let (openings, start, records, job_queue) = (&openings, &start, &records, &job_queue);
+            scope.spawn(move || {
+                // One judge, with its threads, counts every game this worker plays.
+                let mut judge = StandaloneJudge::default();
+                loop {
+                    let next = job_queue.lock().map(|q| q.recv());
+                    let Ok(Ok(number)) = next else {
+                        break;
+                    };
+                    if games_stopped() {
+                        break;
+                    }
+                    let opening = openings
+                        .as_ref()
+                        .map(|o| o.for_pair(number.div_ceil(2), start))
+                        .unwrap_or_default();
+                    let played = play_game(config, number, &opening, records.as_ref(), &mut judge);
+                    if sender.send(played).is_err() {
+                        break;
                     }
                 }
-            }
-            Ok(Played::Interrupted(g)) => {
-                writeln!(
-                    out,
-                    "game {}: interrupted after {} move{}, not counted",
-                    g.number,
-                    g.moves,
-                    if g.moves == 1 { "" } else { "s" }
-                )
-                .map_err(io)?;
-            }
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
+            });
         }
-        out.flush().map_err(io)?;
-        if decided.is_some() {
-            writeln!(out, "match stopped by the SPRT after {} games", number).map_err(io)?;
-            break;
+        let mut jobs = Some(jobs);
+        let mut next_game = 1;
+        let mut hand_out = |jobs: &mut Option<mpsc::Sender<usize>>| {
+            if next_game > config.games || games_stopped() {
+                // No more games: idle workers end.
+                *jobs = None;
+            } else if let Some(j) = jobs {
+                let _ = j.send(next_game);
+                next_game += 1;
+            }
+        };
+        for _ in 0..config.concurrency.max(1) {
+            hand_out(&mut jobs);
         }
-    }
+        drop(sender);
+        // The games' results in the order they finish. The workers stop once the match needs
+        // no more games; so they do when this report fails (the output is gone).
+        let mut report = |played: Result<Played, String>| -> Result<(), String> {
+            match played {
+                Ok(Played::Counted(g)) => {
+                    summary.add(&g);
+                    writeln!(out, "{}", game_line(&g)).map_err(io)?;
+                    if openings.is_some() && decided.is_none() {
+                        if let Some(pair) = pairs.add(g.number, g.a_half_points()) {
+                            let llr = config.sprt.map(|t| t.llr(&pairs.pentanomial));
+                            writeln!(out, "{}", pair_line(pair, llr)).map_err(io)?;
+                            decided = llr.and_then(Sprt::verdict);
+                            if decided.is_some() {
+                                writeln!(
+                                    out,
+                                    "match stopped by the SPRT after {} games",
+                                    summary.decided() + summary.no_result
+                                )
+                                .map_err(io)?;
+                                stop_games();
+                            }
+                        }
+                    }
+                }
+                Ok(Played::Interrupted(g)) => {
+                    writeln!(
+                        out,
+                        "game {}: interrupted after {} move{}, not counted",
+                        g.number,
+                        g.moves,
+                        if g.moves == 1 { "" } else { "s" }
+                    )
+                    .map_err(io)?;
+                }
+                Err(e) => {
+                    if failure.is_none() {
+                        failure = Some(e);
+                    }
+                    stop_games();
+                }
+            }
+            out.flush().map_err(io)
+        };
+        for played in results {
+            report(played).inspect_err(|_| stop_games())?;
+            hand_out(&mut jobs);
+        }
+        Ok(())
+    })?;
     if stop_requested() {
         writeln!(out, "match stopped by a signal").map_err(io)?;
     }

@@ -218,8 +218,9 @@ pub struct Pairs {
     pub pentanomial: Pentanomial,
     /// Pairs left out: a game without result.
     pub left_out: usize,
-    /// A's half points in the first game of the pair in progress (`None` inside for no result).
-    first: Option<Option<usize>>,
+    /// The pairs with one game finished: the pair's number, A's half points in that game
+    /// (`None` for no result). Games played side by side may finish in any order.
+    waiting: std::collections::BTreeMap<usize, Option<usize>>,
 }
 
 /// A finished pair: its number (from 1) and A's half points over it (`None`: left out).
@@ -231,20 +232,21 @@ pub struct Pair {
 
 impl Pairs {
     /// Adds game `number`'s result (A's half points: 2 a win, 1 a draw, 0 a loss; `None`
-    /// without result); games 2k − 1 and 2k are pair k, which is returned once complete.
+    /// without result); games 2k − 1 and 2k are pair k, which is returned once both are in,
+    /// whichever finished first.
     pub fn add(&mut self, number: usize, a_half_points: Option<usize>) -> Option<Pair> {
-        if number % 2 == 1 {
-            self.first = Some(a_half_points);
+        let pair = number.div_ceil(2);
+        let Some(other) = self.waiting.remove(&pair) else {
+            self.waiting.insert(pair, a_half_points);
             return None;
-        }
-        let first = self.first.take()?;
-        let half_points = first.zip(a_half_points).map(|(a, b)| a + b);
+        };
+        let half_points = other.zip(a_half_points).map(|(a, b)| a + b);
         match half_points {
             Some(h) => self.pentanomial.add(h),
             None => self.left_out += 1,
         }
         Some(Pair {
-            number: number / 2,
+            number: pair,
             half_points,
         })
     }
@@ -494,10 +496,21 @@ mod tests {
         assert_eq!(pairs.add(4, Some(2)).unwrap().half_points, None);
         assert_eq!(pairs.pentanomial.counts, [0, 0, 0, 1, 0]);
         assert_eq!(pairs.left_out, 1);
+        // Games played side by side: the second game of a pair may finish first.
+        assert_eq!(pairs.add(6, Some(0)), None);
+        assert_eq!(pairs.add(8, Some(2)), None);
+        assert_eq!(
+            pairs.add(5, Some(1)),
+            Some(Pair {
+                number: 3,
+                half_points: Some(1)
+            })
+        );
+        assert_eq!(pairs.pentanomial.counts, [0, 1, 0, 1, 0]);
         let lines = summary_lines(&pairs, Some((Sprt::new(0.0, 5.0).unwrap(), Ending::Limit)));
         assert_eq!(
             lines[0],
-            "pairs: 1 counted, A scoring 0/0.5/1/1.5/2 in 0/0/0/1/0, 1 left out (a game without result)"
+            "pairs: 2 counted, A scoring 0/0.5/1/1.5/2 in 0/1/0/1/0, 1 left out (a game without result)"
         );
         assert!(
             lines[2].ends_with("inconclusive at the --games limit"),

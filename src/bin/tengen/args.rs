@@ -504,6 +504,13 @@ pub struct MatchArgs {
     /// each --openings opening.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=1000))]
     pub opening_moves: Option<u64>,
+    /// Games played at the same time, each with its own engines (1 to 64). The two engines of
+    /// a game take turns, so N games keep about N cores busy: give each engine one thread
+    /// and at most one game per core for fair timed games. Results are reported, and pairs
+    /// and the SPRT counted, as games finish; once the SPRT decides, the games still in
+    /// progress are stopped and not counted.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub concurrency: u64,
 }
 
 /// A fixed handicap: 2 stones or more (the board's limit is checked with the board size).

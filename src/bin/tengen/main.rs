@@ -77,6 +77,7 @@ fn main() -> ExitCode {
                 sprt,
                 openings: m.openings,
                 opening_moves: m.opening_moves.map(|n| n as usize),
+                concurrency: m.concurrency as usize,
             };
             return match match_play::run(&config, &mut std::io::stdout()) {
                 // The shell's convention for a program ended by SIGINT.
