@@ -10,7 +10,7 @@
 mod common;
 
 use common::engines::{script_engine, temp_dir};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tengen(playouts: u32) -> String {
@@ -58,25 +58,32 @@ fn opening_of(sgf: &str) -> String {
     sgf[start..start + sgf[start..].find(':').unwrap()].to_string()
 }
 
-#[test]
-fn the_sprt_accepts_h1_early_with_pairs_of_swapped_colours() {
-    let dir = temp_dir("sprt-h1");
+/// A searching engine against one of a single playout on 7×7 under `--sprt 0 400`, with
+/// `extra` flags, records in `DIR/records`: the test's directory, the records' and the output.
+fn strong_against_weak(name: &str, extra: &[&str]) -> (PathBuf, PathBuf, Output) {
+    let dir = temp_dir(name);
     let records = dir.join("records");
-    let out = run(&[
+    let (strong, weak) = (tengen(200), tengen(1));
+    let flags = [
         "--black",
-        &tengen(200),
+        &strong,
         "--white",
-        &tengen(1),
+        &weak,
         "--size",
         "7",
         "--sprt",
         "0",
         "400",
-        "--games",
-        "30",
         "--sgf-dir",
         records.to_str().unwrap(),
-    ]);
+    ];
+    let out = run(&[&flags[..], extra].concat());
+    (dir, records, out)
+}
+
+#[test]
+fn the_sprt_accepts_h1_early_with_pairs_of_swapped_colours() {
+    let (dir, records, out) = strong_against_weak("sprt-h1", &["--games", "30"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{}\n{}", stdout, stderr);
     assert!(
@@ -173,25 +180,8 @@ fn the_sprt_accepts_h0_with_openings_from_a_file() {
 
 #[test]
 fn games_played_side_by_side_are_paired_as_they_finish() {
-    let dir = temp_dir("sprt-concurrency");
-    let records = dir.join("records");
-    let out = run(&[
-        "--black",
-        &tengen(200),
-        "--white",
-        &tengen(1),
-        "--size",
-        "7",
-        "--sprt",
-        "0",
-        "400",
-        "--games",
-        "40",
-        "--concurrency",
-        "3",
-        "--sgf-dir",
-        records.to_str().unwrap(),
-    ]);
+    let (dir, records, out) =
+        strong_against_weak("sprt-concurrency", &["--games", "40", "--concurrency", "3"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{}\n{}", stdout, stderr);
     assert!(
