@@ -4,15 +4,16 @@
 //! [`Root`] holds everything a worker needs to know about the search's position and terms,
 //! read-only while the search runs; [`Scratch`] is one worker's own space. Values are Black's
 //! until [`back_up`] turns them to each node's mover. All first plays of a simulation (tree and
-//! playout) are noted per point for the AMAF statistics, which in turn give the playout its
-//! pool of moves the tree has found good ([`fill_pool`]).
+//! playout) are noted per point for the AMAF statistics, each result weighted by how soon after
+//! the node the move came ([`amaf_units`]); they in turn give the playout its pool of moves the
+//! tree has found good ([`fill_pool`]).
 
 use super::analysis::{Filters, MoveFilter};
 use super::ownership::OwnershipSums;
 use super::playout;
 use super::policy::{self, MovePool, POOL_SIZE};
 use super::prior;
-use super::tree::{NewChild, Outcome, Tree};
+use super::tree::{NewChild, Outcome, Tree, AMAF_UNIT};
 use crate::board::{Board, Color, Move, Point, CELLS};
 use crate::game::Game;
 use crate::patterns::Patterns;
@@ -283,14 +284,26 @@ impl FirstPlays {
         }
     }
 
-    /// Whether `c` played first at `p` in this simulation, at move index `from` or later.
+    /// The move index of `c`'s first play at `p` in this simulation, if at `from` or later.
     #[inline]
-    fn played_first(&self, p: Point, c: Color, from: usize) -> bool {
+    fn first_play(&self, p: Point, c: Color, from: usize) -> Option<usize> {
         let i = p.idx();
-        self.generation[i] == self.current
+        (self.generation[i] == self.current
             && self.color[i] == c as u8
-            && self.index[i] as usize >= from
+            && self.index[i] as usize >= from)
+            .then_some(self.index[i] as usize)
     }
+}
+
+/// The weight, in [`AMAF_UNIT`]s, of an AMAF result for a move played `after` moves after the
+/// node's own, in a simulation that went on for `span` moves after it: twice a full visit for
+/// the move right after, down to a quarter at the end (Pachi's distance-weighted AMAF). A move
+/// played soon after the node is more nearly the move the node's child plays; one near the
+/// end of the playout was played on a board that has little in common with the node's.
+#[inline]
+fn amaf_units(after: usize, span: usize) -> u64 {
+    let t = (after as f64 / span.max(1) as f64).min(1.0);
+    2 * AMAF_UNIT - (7.0 * t) as u64
 }
 
 /// Scratch space of one worker.
@@ -302,6 +315,8 @@ pub(super) struct Scratch {
     board: Board,
     /// The simulation's pool of good moves for the playout.
     pool: MovePool,
+    /// The simulation's length: the moves of its path and of its playout.
+    length: usize,
 }
 
 impl Scratch {
@@ -312,6 +327,7 @@ impl Scratch {
             first: FirstPlays::new(),
             board: root.board.clone(),
             pool: MovePool::default(),
+            length: 0,
         }
     }
 }
@@ -326,8 +342,8 @@ fn select(tree: &Tree, node: u32, equivalence: f64) -> Option<u32> {
         let n = s.visits as f64 + s.prior_visits as f64;
         let w = s.value + s.prior_value;
         let q = if n > 0.0 { w / n } else { 1.0 };
-        let score = if s.amaf_visits > 0 {
-            let an = s.amaf_visits as f64;
+        let score = if s.amaf_visits > 0.0 {
+            let an = s.amaf_visits;
             let qa = s.amaf_value / an;
             let beta = an / (an + n + n * an / equivalence);
             (1.0 - beta) * q + beta * qa
@@ -400,6 +416,7 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
     } else {
         None
     };
+    let mut length = depth;
     let (black, margin) = if passes >= 2 && root.passes_end {
         ownership.add_through(board, root_move);
         root.terminal_value(board, stone_diff, expected)
@@ -416,9 +433,11 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
             true,
             |p, c, i| first.note(p, c, depth + i as usize),
         );
+        length += out.moves as usize;
         let area = ownership.add_through(board, root_move);
         root.value_of_area(board, area, stone_diff + out.stone_balance, expected)
     };
+    s.length = length;
     ownership.add_margin(margin, root_move);
     if root.balance {
         // Both sides value the same thing: how close the game is.
@@ -433,8 +452,8 @@ pub(super) fn run_one(tree: &Tree, root: &Root, s: &mut Scratch, ownership: &mut
 /// The visits a node needs before its children's AMAF values are trusted for the pool.
 const POOL_NODE_VISITS: u32 = 50;
 
-/// The AMAF visits a child needs to enter the pool.
-const POOL_MOVE_AMAF: u32 = 10;
+/// The AMAF visits (weighted) a child needs to enter the pool.
+const POOL_MOVE_AMAF: f64 = 10.0;
 
 /// PoolRAVE (Rimmel, Teytaud, Lee, Yen, Wang and Tsai, 2010): fills `pool`, for each colour,
 /// with the [`POOL_SIZE`] moves of best AMAF value among the children of the deepest node of
@@ -467,7 +486,7 @@ fn fill_pool(tree: &Tree, root_color: Color, path: &[u32], pool: &mut MovePool) 
             if visits < POOL_MOVE_AMAF {
                 continue;
             }
-            let mean = value / visits as f64;
+            let mean = value / visits;
             if n == POOL_SIZE && mean <= best[n - 1].0 {
                 continue;
             }
@@ -512,13 +531,15 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool, marg
             black_outcome.reversed()
         };
         tree.node(i).add_outcome(outcome, margin);
-        // AMAF: children of this node whose move the child's mover played first, later on.
+        // AMAF: children of this node whose move the child's mover played first, later on,
+        // weighted by how soon.
         let child_mover = mover.opponent();
         let cv = if shared { v } else { 1.0 - v };
+        let span = s.length.saturating_sub(d);
         for c in tree.children(i) {
             if let Move::Play(p) = tree.node(c).mv() {
-                if s.first.played_first(p, child_mover, d) {
-                    tree.node(c).add_amaf(cv);
+                if let Some(k) = s.first.first_play(p, child_mover, d) {
+                    tree.node(c).add_amaf(cv, amaf_units(k - d, span));
                 }
             }
         }
@@ -565,10 +586,23 @@ mod tests {
             for k in 0..amaf {
                 // Wins in the share `m`.
                 let won = (k as f64 + 0.5) / amaf as f64 <= m;
-                tree.node(c).add_amaf(if won { 1.0 } else { 0.0 });
+                tree.node(c)
+                    .add_amaf(if won { 1.0 } else { 0.0 }, AMAF_UNIT);
             }
         }
         tree
+    }
+
+    #[test]
+    fn amaf_results_weigh_less_the_later_the_move() {
+        // Twice a full visit right after the node, a quarter at the end, never rising.
+        assert_eq!(amaf_units(0, 40), 2 * AMAF_UNIT);
+        assert_eq!(amaf_units(40, 40), AMAF_UNIT / 4);
+        assert_eq!(amaf_units(60, 40), AMAF_UNIT / 4);
+        assert_eq!(amaf_units(20, 40), AMAF_UNIT / 4 * 5);
+        assert!((1..=40).all(|k| amaf_units(k, 40) <= amaf_units(k - 1, 40)));
+        // A simulation that ended at the node itself.
+        assert_eq!(amaf_units(0, 0), 2 * AMAF_UNIT);
     }
 
     #[test]
@@ -601,7 +635,12 @@ mod tests {
     #[test]
     fn moves_seen_too_rarely_stay_out_of_the_pool() {
         let (_, b) = root(9);
-        let tree = tree_with_amaf(&b, &[(4, 4), (2, 2)], &[0.9, 0.1], POOL_MOVE_AMAF - 1);
+        let tree = tree_with_amaf(
+            &b,
+            &[(4, 4), (2, 2)],
+            &[0.9, 0.1],
+            POOL_MOVE_AMAF as u32 - 1,
+        );
         for _ in 0..POOL_NODE_VISITS {
             tree.root().add_visit();
         }

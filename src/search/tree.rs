@@ -18,9 +18,13 @@ use std::sync::OnceLock;
 /// Fixed-point scale of node values: a win adds `SCALE`, a loss 0.
 pub const SCALE: f64 = 65536.0;
 
-/// AMAF words: visits above this bit (up to 2²⁸), values below (up to 2³⁶ / 256 wins).
+/// AMAF words: visits above this bit (up to 2²⁸ units), values below (up to 2³⁶ / 256 wins).
 const AMAF_VISIT_SHIFT: u32 = 36;
 const AMAF_SCALE: f64 = 256.0;
+
+/// The units of one AMAF visit of full weight: results are weighted in quarters
+/// ([`Node::add_amaf`]).
+pub const AMAF_UNIT: u64 = 4;
 
 /// Outcome words: playouts counted above this bit, half wins below.
 const OUTCOME_SHIFT: u32 = 32;
@@ -103,7 +107,8 @@ impl Outcome {
 pub struct Stats {
     pub visits: u32,
     pub value: f64,
-    pub amaf_visits: u32,
+    /// AMAF visits, each counted with its weight.
+    pub amaf_visits: f64,
     pub amaf_value: f64,
     pub prior_visits: u32,
     pub prior_value: f64,
@@ -151,13 +156,14 @@ impl Node {
         self.visits.load(Relaxed)
     }
 
-    /// The AMAF visits and value sum alone (as in [`Node::stats`]).
+    /// The AMAF visits and value sum alone, weighted (as in [`Node::stats`]).
     #[inline]
-    pub fn amaf(&self) -> (u32, f64) {
+    pub fn amaf(&self) -> (f64, f64) {
         let amaf = self.amaf.load(Relaxed);
+        let unit = AMAF_UNIT as f64;
         (
-            (amaf >> AMAF_VISIT_SHIFT) as u32,
-            (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / AMAF_SCALE,
+            (amaf >> AMAF_VISIT_SHIFT) as f64 / unit,
+            (amaf & ((1 << AMAF_VISIT_SHIFT) - 1)) as f64 / (AMAF_SCALE * unit),
         )
     }
 
@@ -194,13 +200,13 @@ impl Node {
         self.margin_halves.fetch_add(black_margin.0 as i64, Relaxed);
     }
 
-    /// Adds an AMAF result. A plain load and store, not a locked read-modify-write: AMAF
+    /// Adds an AMAF result of weight `units` / [`AMAF_UNIT`]. A plain load and store, not a locked read-modify-write: AMAF
     /// updates are the bulk of a simulation's writes to shared nodes, and an update lost to a
     /// race now and then costs nothing measurable, while locked updates on lines that the other
     /// workers keep writing cost parallel speed.
     #[inline]
-    pub fn add_amaf(&self, v: f64) {
-        let add = (1u64 << AMAF_VISIT_SHIFT) + (v * AMAF_SCALE) as u64;
+    pub fn add_amaf(&self, v: f64, units: u64) {
+        let add = (units << AMAF_VISIT_SHIFT) + (v * AMAF_SCALE * units as f64) as u64;
         self.amaf
             .store(self.amaf.load(Relaxed).wrapping_add(add), Relaxed);
     }
