@@ -186,7 +186,9 @@ fn searched_ownership(
 ) -> (Vec<f32>, u64) {
     let color = game.to_move();
     let moves = Player::root_moves(game, color, true);
-    let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, &[]).played_out_after_passes();
+    let root = Root::new(game, color, moves, &[], HalfPoints::ZERO, &[])
+        .played_out_after_passes()
+        .with_whole_amaf();
     let config = Config {
         threads: 1,
         seed: Some(seed),

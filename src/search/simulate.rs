@@ -54,6 +54,8 @@ pub(super) struct Root {
     /// Whether two passes in the tree end a line with the count of the board as it stands
     /// (the game's rule); otherwise a playout takes it on, capturing what is dead.
     passes_end: bool,
+    /// AMAF results weighted by how soon the move came ([`amaf_units`]); whole otherwise.
+    amaf_weighted: bool,
 }
 
 impl Root {
@@ -118,6 +120,7 @@ impl Root {
             filters,
             score_weight: super::DEFAULT_SCORE_WEIGHT,
             passes_end: true,
+            amaf_weighted: true,
             dead: if dead.is_empty() {
                 Vec::new()
             } else {
@@ -144,6 +147,15 @@ impl Root {
     pub(super) fn played_out_after_passes(self) -> Root {
         Root {
             passes_end: false,
+            ..self
+        }
+    }
+
+    /// The root with every AMAF result counted as one visit: the judgement's search, whose
+    /// reading of dead stones the held-out counting corpus was checked against with it.
+    pub(super) fn with_whole_amaf(self) -> Root {
+        Root {
+            amaf_weighted: false,
             ..self
         }
     }
@@ -539,7 +551,11 @@ fn back_up(tree: &Tree, root: &Root, s: &Scratch, black: f64, shared: bool, marg
         for c in tree.children(i) {
             if let Move::Play(p) = tree.node(c).mv() {
                 if let Some(k) = s.first.first_play(p, child_mover, d) {
-                    tree.node(c).add_amaf(cv, amaf_units(k - d, span));
+                    if root.amaf_weighted {
+                        tree.node(c).add_amaf(cv, amaf_units(k - d, span));
+                    } else {
+                        tree.node(c).add_whole_amaf(cv);
+                    }
                 }
             }
         }

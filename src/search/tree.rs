@@ -200,6 +200,15 @@ impl Node {
         self.margin_halves.fetch_add(black_margin.0 as i64, Relaxed);
     }
 
+    /// Adds an AMAF result of one whole visit, its value rounded as before AMAF results had
+    /// weights (so that a search with whole results only is the same as then).
+    #[inline]
+    pub fn add_whole_amaf(&self, v: f64) {
+        let add = (AMAF_UNIT << AMAF_VISIT_SHIFT) + AMAF_UNIT * (v * AMAF_SCALE) as u64;
+        self.amaf
+            .store(self.amaf.load(Relaxed).wrapping_add(add), Relaxed);
+    }
+
     /// Adds an AMAF result of weight `units` / [`AMAF_UNIT`]. A plain load and store, not a locked read-modify-write: AMAF
     /// updates are the bulk of a simulation's writes to shared nodes, and an update lost to a
     /// race now and then costs nothing measurable, while locked updates on lines that the other
@@ -468,6 +477,25 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amaf_results_count_by_weight() {
+        let t = Tree::new(1024);
+        let n = t.node(Tree::ROOT);
+        // Whole results: one visit each, values rounded to 1/256 as before weights.
+        n.add_whole_amaf(1.0);
+        n.add_whole_amaf(0.3);
+        assert_eq!(
+            n.amaf(),
+            (2.0, 1.0 + (0.3 * AMAF_SCALE).floor() / AMAF_SCALE)
+        );
+        // Weighted ones: twice a visit and a quarter.
+        n.add_amaf(1.0, 2 * AMAF_UNIT);
+        n.add_amaf(0.0, AMAF_UNIT / 4);
+        let (visits, value) = n.amaf();
+        assert_eq!(visits, 4.25);
+        assert!((value - (3.0 + (0.3 * AMAF_SCALE).floor() / AMAF_SCALE)).abs() < 1e-9);
+    }
 
     #[test]
     fn expansion_is_claimed_once_and_published() {
