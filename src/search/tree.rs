@@ -204,18 +204,21 @@ impl Node {
     /// weights (so that a search with whole results only is the same as then).
     #[inline]
     pub fn add_whole_amaf(&self, v: f64) {
-        let add = (AMAF_UNIT << AMAF_VISIT_SHIFT) + AMAF_UNIT * (v * AMAF_SCALE) as u64;
-        self.amaf
-            .store(self.amaf.load(Relaxed).wrapping_add(add), Relaxed);
+        self.add_to_amaf((AMAF_UNIT << AMAF_VISIT_SHIFT) + AMAF_UNIT * (v * AMAF_SCALE) as u64);
     }
 
-    /// Adds an AMAF result of weight `units` / [`AMAF_UNIT`]. A plain load and store, not a locked read-modify-write: AMAF
-    /// updates are the bulk of a simulation's writes to shared nodes, and an update lost to a
-    /// race now and then costs nothing measurable, while locked updates on lines that the other
-    /// workers keep writing cost parallel speed.
+    /// Adds an AMAF result of weight `units` / [`AMAF_UNIT`].
     #[inline]
     pub fn add_amaf(&self, v: f64, units: u64) {
-        let add = (units << AMAF_VISIT_SHIFT) + (v * AMAF_SCALE * units as f64) as u64;
+        self.add_to_amaf((units << AMAF_VISIT_SHIFT) + (v * AMAF_SCALE * units as f64) as u64);
+    }
+
+    /// A plain load and store, not a locked read-modify-write: AMAF updates are the bulk of a
+    /// simulation's writes to shared nodes, and an update lost to a race now and then costs
+    /// nothing measurable, while locked updates on lines that the other workers keep writing
+    /// cost parallel speed.
+    #[inline]
+    fn add_to_amaf(&self, add: u64) {
         self.amaf
             .store(self.amaf.load(Relaxed).wrapping_add(add), Relaxed);
     }
