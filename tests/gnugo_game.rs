@@ -15,7 +15,7 @@ use std::path::Path;
 use std::time::Duration;
 use tengen::board::{Board, Color, Move};
 use tengen::coords::{format_move, parse_vertex};
-use tengen::game::Game;
+use tengen::game::{Game, GameError};
 use tengen::match_play::client::Client;
 use tengen::rules::{HalfPoints, Margin, Rules};
 
@@ -114,10 +114,21 @@ fn play_until_two_passes(
             "{} resigned (both run with resigning off)",
             engines[color.index()].label
         );
-        let mv = parse_vertex(&answer, game.board())
+        let mut mv = parse_vertex(&answer, game.board())
             .unwrap_or_else(|_| panic!("{} answered '{}'", engines[color.index()].label, answer));
-        game.play(color, mv)
-            .unwrap_or_else(|e| panic!("{} played {}: {}", color, answer, e));
+        match game.play(color, mv) {
+            Ok(_) => {}
+            // GNU Go (White) knows only the simple ko: a move of its that repeats an earlier
+            // position, which Chinese rules forbid, is taken back on its board and played as
+            // a pass. tengen must never play one.
+            Err(GameError::Superko) if color == Color::White => {
+                ok(&mut engines[color.index()], "undo");
+                ok(&mut engines[color.index()], "play w pass");
+                mv = Move::Pass;
+                game.play(color, mv).expect("a pass is always legal");
+            }
+            Err(e) => panic!("{} played {}: {}", color, answer, e),
+        }
         ok(
             &mut engines[color.opponent().index()],
             &format!("play {} {}", letter, format_move(game.board(), mv)),
