@@ -2,6 +2,7 @@
 """Where a match's lost games fell (tests/MEASUREMENTS.md, "where the losses fell").
 
     tests/losses.py NAME SGF...
+    tests/losses.py --phases NAME SGF...
 
 For every record (the match tool's `--sgf-dir`) that the player whose `PB`/`PW` starts with
 NAME lost, KataGo's network (`kata-raw-nn 0`, Chinese rules, the record's komi) judges every
@@ -9,6 +10,11 @@ position; the moves of NAME's side that lost the most of its lead (TOP, default 
 searched by KataGo at VISITS (default 400, `kata-search_analyze`), and one line a move says
 what was played and KataGo's first moves with their visits, the mover's win chance and score.
 The game's curve of Black's chance (every fourth position) shows where it turned.
+
+With --phases, every record (won or lost) is judged position by position the same way, and the
+points of lead each side's moves gave away are summed by stage of the game (moves 1–50, 51–100,
+101–150, 151–200, 201 on): NAME's moves against its opponent's, both judged by the same network,
+so that its own misjudgements weigh on both sides alike.
 
 KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG from the referee kit's env.sh
 (../shared/referee/katago-setup.sh).
@@ -87,10 +93,51 @@ def study(name, *records):
     kata.close()
 
 
+STAGES = ((1, 50), (51, 100), (101, 150), (151, 200), (201, None))
+
+
+def phases(name, *records):
+    kata = katago(1)
+    # (NAME's side?, stage) -> [moves, points given away]
+    sums = {(mine, first): [0, 0.0] for mine in (True, False) for first, _ in STAGES}
+    for path in records:
+        text = open(path, errors="replace").read()
+        black = (re.search(r"PB\[([^\]]*)\]", text) or [None, ""])[1]
+        komi = (re.search(r"KM\[([^\]]*)\]", text) or [None, "7.5"])[1]
+        size, moves, _ = sgf_main_line(path)
+        kata.ask(f"boardsize {size}")
+        kata.ask("clear_board")
+        kata.ask(f"komi {komi}")
+        before = judged(kata)[1]
+        for n, (colour, point) in enumerate(moves, 1):
+            kata.ask(f"play {colour} {vertex(size, point)}")
+            after = judged(kata)[1]
+            lost = (before - after) if colour == "B" else (after - before)
+            mine = black.startswith(name) == (colour == "B")
+            first = max(f for f, _ in STAGES if f <= n)
+            sums[(mine, first)][0] += 1
+            sums[(mine, first)][1] += lost
+            before = after
+        print(f"{path}: {len(moves)} moves judged", file=sys.stderr, flush=True)
+    kata.close()
+    print(f"{len(records)} records; points given away a move (moves judged, their sum)")
+    for first, last in STAGES:
+        cells = []
+        for mine in (True, False):
+            count, lost = sums[(mine, first)]
+            if count:
+                cells.append(f"{name if mine else 'opponent'} {lost / count:.2f} ({count}, {lost:.0f})")
+        if cells:
+            print(f"moves {first}-{last or ''}: " + "; ".join(cells))
+
+
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) >= 4 and sys.argv[1] == "--phases":
+        phases(sys.argv[2], *sys.argv[3:])
+    elif len(sys.argv) >= 3 and not sys.argv[1].startswith("-"):
+        study(sys.argv[1], *sys.argv[2:])
+    else:
         sys.exit(__doc__)
-    study(sys.argv[1], *sys.argv[2:])
 
 
 if __name__ == "__main__":
