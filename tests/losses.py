@@ -59,14 +59,20 @@ def searched(kata, color):
     return [(m, int(v), float(w), float(s)) for m, v, w, s in found[:4]]
 
 
+def prop(text, key, default):
+    """A record's root property (the first `KEY[...]` in it), or `default`."""
+    found = re.search(key + r"\[([^\]]*)\]", text)
+    return found[1] if found else default
+
+
 def study(name, *records):
     top = int(os.environ.get("TOP", "2"))
     kata = katago(int(os.environ.get("VISITS", "400")))
     for path in records:
         text = open(path, errors="replace").read()
-        black = (re.search(r"PB\[([^\]]*)\]", text) or [None, ""])[1]
-        result = (re.search(r"RE\[([^\]]*)\]", text) or [None, ""])[1]
-        komi = (re.search(r"KM\[([^\]]*)\]", text) or [None, "7.5"])[1]
+        black = prop(text, "PB", "")
+        result = prop(text, "RE", "")
+        komi = prop(text, "KM", "7.5")
         side = "B" if black.startswith(name) else "W"
         if result[:1] not in ("B", "W") or result.startswith(side):
             continue
@@ -102,8 +108,8 @@ def phases(name, *records):
     sums = {(mine, first): [0, 0.0] for mine in (True, False) for first, _ in STAGES}
     for path in records:
         text = open(path, errors="replace").read()
-        black = (re.search(r"PB\[([^\]]*)\]", text) or [None, ""])[1]
-        komi = (re.search(r"KM\[([^\]]*)\]", text) or [None, "7.5"])[1]
+        black = prop(text, "PB", "")
+        komi = prop(text, "KM", "7.5")
         size, moves, _ = sgf_main_line(path)
         kata.ask(f"boardsize {size}")
         kata.ask("clear_board")
