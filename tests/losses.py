@@ -65,6 +65,18 @@ def prop(text, key, default):
     return found[1] if found else default
 
 
+def judged_line(kata, size, komi, moves):
+    """The network's judgement of every position of a main line, the empty board's first."""
+    kata.ask(f"boardsize {size}")
+    kata.ask("clear_board")
+    kata.ask(f"komi {komi}")
+    values = [judged(kata)]
+    for colour, point in moves:
+        kata.ask(f"play {colour} {vertex(size, point)}")
+        values.append(judged(kata))
+    return values
+
+
 def study(name, *records):
     top = int(os.environ.get("TOP", "2"))
     kata = katago(int(os.environ.get("VISITS", "400")))
@@ -77,13 +89,7 @@ def study(name, *records):
         if result[:1] not in ("B", "W") or result.startswith(side):
             continue
         size, moves, _ = sgf_main_line(path)
-        kata.ask(f"boardsize {size}")
-        kata.ask("clear_board")
-        kata.ask(f"komi {komi}")
-        values = [judged(kata)]
-        for colour, point in moves:
-            kata.ask(f"play {colour} {vertex(size, point)}")
-            values.append(judged(kata))
+        values = judged_line(kata, size, komi, moves)
         # The points of lead each of the side's moves gave away, by the network.
         sign = 1 if side == "B" else -1
         lost = sorted(((sign * (values[i][1] - values[i + 1][1]), i + 1)
@@ -111,19 +117,14 @@ def phases(name, *records):
         black = prop(text, "PB", "")
         komi = prop(text, "KM", "7.5")
         size, moves, _ = sgf_main_line(path)
-        kata.ask(f"boardsize {size}")
-        kata.ask("clear_board")
-        kata.ask(f"komi {komi}")
-        before = judged(kata)[1]
-        for n, (colour, point) in enumerate(moves, 1):
-            kata.ask(f"play {colour} {vertex(size, point)}")
-            after = judged(kata)[1]
+        leads = [lead for _, lead in judged_line(kata, size, komi, moves)]
+        for n, (colour, _) in enumerate(moves, 1):
+            before, after = leads[n - 1], leads[n]
             lost = (before - after) if colour == "B" else (after - before)
             mine = black.startswith(name) == (colour == "B")
             first = max(f for f, _ in STAGES if f <= n)
             sums[(mine, first)][0] += 1
             sums[(mine, first)][1] += lost
-            before = after
         print(f"{path}: {len(moves)} moves judged", file=sys.stderr, flush=True)
     kata.close()
     print(f"{len(records)} records; points given away a move (moves judged, their sum)")
