@@ -12,9 +12,12 @@ what was played and KataGo's first moves with their visits, the mover's win chan
 The game's curve of Black's chance (every fourth position) shows where it turned.
 
 With --phases, every record (won or lost) is judged position by position the same way, and the
-points of lead each side's moves gave away are summed by stage of the game (moves 1–50, 51–100,
-101–150, 151–200, 201 on): NAME's moves against its opponent's, both judged by the same network,
-so that its own misjudgements weigh on both sides alike.
+points of lead each side's moves gave away are summed by stage of the game (four stages of
+STAGE moves, default 50, then the rest: moves 1–50, …, 201 on; STAGE=10 suits 9×9 games):
+NAME's moves against its opponent's, both judged by the same network, so that its own
+misjudgements weigh on both sides alike. With OPEN=1 only the moves made while the game was
+open count (the mover's chance before the move between 0.1 and 0.9): a decided game's slack
+moves change no result.
 
 KATAGO_BIN, KATAGO_MODEL, KATAGO_CFG from the referee kit's env.sh
 (../shared/referee/katago-setup.sh).
@@ -105,30 +108,37 @@ def study(name, *records):
     kata.close()
 
 
-STAGES = ((1, 50), (51, 100), (101, 150), (151, 200), (201, None))
+def stages():
+    """(first, last) move numbers of the stages: four of STAGE moves, then the rest."""
+    length = int(os.environ.get("STAGE", "50"))
+    return [(1 + k * length, (k + 1) * length) for k in range(4)] + [(1 + 4 * length, None)]
 
 
 def phases(name, *records):
     kata = katago(1)
+    parts = stages()
+    open_only = os.environ.get("OPEN") == "1"
     # (NAME's side?, stage) -> [moves, points given away]
-    sums = {(mine, first): [0, 0.0] for mine in (True, False) for first, _ in STAGES}
+    sums = {(mine, first): [0, 0.0] for mine in (True, False) for first, _ in parts}
     for path in records:
         text = open(path, errors="replace").read()
         black = prop(text, "PB", "")
         komi = prop(text, "KM", "7.5")
         size, moves, _ = sgf_main_line(path)
-        leads = [lead for _, lead in judged_line(kata, size, komi, moves)]
+        values = judged_line(kata, size, komi, moves)
         for n, (colour, _) in enumerate(moves, 1):
-            before, after = leads[n - 1], leads[n]
+            (chance, before), (_, after) = values[n - 1], values[n]
+            if open_only and not 0.1 <= (chance if colour == "B" else 1 - chance) <= 0.9:
+                continue
             lost = (before - after) if colour == "B" else (after - before)
             mine = black.startswith(name) == (colour == "B")
-            first = max(f for f, _ in STAGES if f <= n)
+            first = max(f for f, _ in parts if f <= n)
             sums[(mine, first)][0] += 1
             sums[(mine, first)][1] += lost
         print(f"{path}: {len(moves)} moves judged", file=sys.stderr, flush=True)
     kata.close()
     print(f"{len(records)} records; points given away a move (moves judged, their sum)")
-    for first, last in STAGES:
+    for first, last in parts:
         cells = []
         for mine in (True, False):
             count, lost = sums[(mine, first)]
