@@ -114,7 +114,7 @@ play w c3
 #? []
 
 240 tengen-ownership b
-#? [INFLUENCE(?: [A-HJ][1-9] -?[01]\.\d\d){81}(?:\nMARK(?: [A-HJ][1-9])+)?\nTEXT chinese rules, komi 7\.5: (?:[BW]\+\d+(?:\.5)?|0) by the median of \d+ playouts \(mean (?:[BW]\+\d+(?:\.5)?|0)\), Black wins \d+%]
+#? [INFLUENCE(?: [A-HJ][1-9] -?[01]\.\d\d){81}(?:\nMARK(?: [A-HJ][1-9])+)?\nTEXT chinese rules, komi 7\.5: (?:[BW]\+\d+(?:\.5)?|0) by the median of \d+ playouts through (?:[A-HJ][1-9]|pass) \(mean (?:[BW]\+\d+(?:\.5)?|0)\), Black wins \d+%]
 
 250 tengen-pv b
 #? [(?:[A-HJ][1-9]|pass)(?: (?:[A-HJ][1-9]|pass))*]
@@ -123,7 +123,7 @@ play w c3
 #? [(?:LABEL(?: [A-HJ][1-9] \d+%)+\n)?TEXT \d+ playouts, \d+ visits: [A-HJ][1-9] \d+\.\d% \(\d+ visits\)(?:, (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits\))*]
 
 270 tengen-estimate
-#? [chinese rules, komi 7\.5: (?:[BW]\+\d+(?:\.5)?|0) by the median of \d+ playouts \(mean (?:[BW]\+\d+(?:\.5)?|0)\), Black wins \d+%]
+#? [chinese rules, komi 7\.5: (?:[BW]\+\d+(?:\.5)?|0) by the median of \d+ playouts through (?:[A-HJ][1-9]|pass) \(mean (?:[BW]\+\d+(?:\.5)?|0)\), Black wins \d+%]
 
 280 tengen-pv purple
 #?error [syntax error: .*]

@@ -108,6 +108,11 @@ fn check_result(r: &Value, points: usize) {
     }
     let visits: u64 = infos.iter().map(|m| m["visits"].as_u64().unwrap()).sum();
     assert_eq!(visits, root["visits"].as_u64().unwrap());
+    // The position's lead is its best move's: KaTrain reads a move's `pointsLost` as the root's
+    // lead minus the move's, and its AIs refuse every move that loses too much.
+    if infos[0]["visits"].as_u64().unwrap() > 0 {
+        assert_eq!(root["scoreLead"], infos[0]["scoreLead"], "{}", r);
+    }
     if let Some(o) = r.get("ownership") {
         assert_eq!(o.as_array().unwrap().len(), points);
     }

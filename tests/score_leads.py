@@ -23,8 +23,9 @@ issue's reference is), and prints per board size the mean and median |difference
 Black's lead, the bias (tengen − KataGo) and how often both put the same side ahead, for
 each of tengen's estimates:
 
-    root      rootInfo's scoreLead: the median margin over all playouts (the komi that makes
-              the game even, as KataGo defines its lead)
+    root      rootInfo's scoreLead: the most visited move's median margin (the komi that
+              makes the game even, as KataGo defines its lead); the measurement log's
+              "root median" was the median over all playouts, rootInfo's lead until then
     best      the most visited move's scoreLead: the median margin through it
     rootmean  rootInfo's scoreMean: the mean margin over the root's playouts
     bestmean  the most visited move's scoreMean

@@ -179,23 +179,18 @@ impl Engine {
         self.ponder_armed = false;
     }
 
-    /// Black's lead (the playouts' median margin through the side to move's best move) by a
-    /// search of a game other than the record (a what-if) within `limits`, its side to move
-    /// searching; no tree kept from the record serves it, and its own is dropped after, so that
-    /// the next search of the record does not value moves by it. The best move's playouts,
-    /// not all the root's: those include the moves the side would not play, which undervalue
-    /// it by about a point on 9×9 (tests/MEASUREMENTS.md, "Score leads: the median").
-    /// Before any playout, the report's lead.
+    /// Black's lead (the analysis's root lead: the playouts' median margin through the side to
+    /// move's best move) by a search of a game other than the record (a what-if) within
+    /// `limits`, its side to move searching; no tree kept from the record serves it, and its
+    /// own is dropped after, so that the next search of the record does not value moves by it.
     pub(super) fn lead_aside(&mut self, game: &Game, limits: Limits, watch: &mut Watch) -> f64 {
         self.player.forget();
         self.player
             .analyse_watched(game, game.to_move(), limits, &[], watch);
-        let lead = match self.player.analysis().moves.first() {
-            Some(best) if best.visits > 0 => match game.to_move() {
-                Color::Black => best.score_lead,
-                Color::White => -best.score_lead,
-            },
-            _ => self.player.report().median_margin,
+        let lead = self.player.analysis().root_score_lead;
+        let lead = match game.to_move() {
+            Color::Black => lead,
+            Color::White => -lead,
         };
         self.player.forget();
         lead

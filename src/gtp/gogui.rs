@@ -157,8 +157,9 @@ pub fn estimate(engine: &mut Engine, args: &[&str]) -> Answer {
     Ok(estimate_text(engine, color, &analysis))
 }
 
-/// "chinese rules, komi 7.5: B+3.5 by the median of 12000 playouts (mean B+5), Black wins 62%":
-/// the lead that makes the game even, then the mean margin.
+/// "chinese rules, komi 7.5: B+3.5 by the median of 9000 playouts through D5 (mean B+5), Black
+/// wins 62%": the lead that makes the game even (the root's, its best move's), then the mean
+/// margin over all playouts.
 fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
     let rules = engine.game().rules().name;
     let komi = engine.game().komi();
@@ -173,12 +174,22 @@ fn estimate_text(engine: &Engine, color: Color, analysis: &Analysis) -> String {
     } else {
         1.0 - best.winrate
     };
+    // An interrupted search may not have played through any move yet.
+    let source = if best.visits > 0 {
+        format!(
+            "{} playouts through {}",
+            best.visits,
+            format_move(engine.game().board(), best.mv)
+        )
+    } else {
+        format!("{} playouts", analysis.ownership_playouts)
+    };
     format!(
-        "{} rules, komi {}: {} by the median of {} playouts (mean {}), Black wins {:.0}%",
+        "{} rules, komi {}: {} by the median of {} (mean {}), Black wins {:.0}%",
         rules,
         komi,
         shown(analysis.root_score_lead),
-        analysis.ownership_playouts,
+        source,
         shown(analysis.score_mean),
         black_wins * 100.0
     )

@@ -165,7 +165,13 @@ pub struct Analysis {
     pub root_visits: u64,
     /// The side to move's chance of winning over those playouts, as [`MoveInfo::winrate`].
     pub root_winrate: f64,
-    /// The side to move's lead over all playouts, as [`MoveInfo::score_lead`].
+    /// The side to move's lead in the position: the most visited move's
+    /// [`MoveInfo::score_lead`] once it has a playout's result, else the median over all
+    /// playouts. Not the root's own median: that mixes in the moves the side would not play
+    /// (about a point low on 9×9), and at a few dozen playouts it strays tens of points from
+    /// every move's, so that a client reading `pointsLost` as root minus move (KaTrain) finds
+    /// every move a blunder. On searches of thousands both agree with KataGo's lead alike
+    /// (tests/MEASUREMENTS.md, "Score leads: estimates made of several root moves").
     pub root_score_lead: f64,
     /// The side to move's mean final margin over the playouts below the root.
     pub root_score_mean: f64,
@@ -378,14 +384,18 @@ pub(super) fn snapshot(
     } else {
         root_winrate
     };
+    let root_score_lead = match moves.first() {
+        Some(best) if best.visits > 0 => best.score_lead,
+        _ => owners
+            .score_median
+            .map_or(root_score_mean, |median| sign * (median + offset)),
+    };
     Analysis {
         playouts,
         moves,
         root_visits: visits,
         root_winrate: calibrated_winrate(root_winrate, size),
-        root_score_lead: owners
-            .score_median
-            .map_or(root_score_mean, |median| sign * (median + offset)),
+        root_score_lead,
         root_score_mean,
         root_lcb: if visits > 0 {
             calibrated_winrate(lower_bound(root_winrate, visits), size)
