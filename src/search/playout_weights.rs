@@ -2,8 +2,8 @@
 //!
 //! The policy ([`super::policy`]) is a list of rules tried in order; each rule that has a move
 //! is played with its own probability (else the next rule is tried), and the shape reply picks
-//! among its candidate points in proportion to a gamma: that of the best-weighted shape the point
-//! matches. [`PlayoutWeights`] holds those probabilities and the shapes' log-gammas. The engine's
+//! among its candidate points in proportion to a weight: the gamma of the best-weighted shape the
+//! point matches times the gamma the move model learned for the point's 3×3 pattern. [`PlayoutWeights`] holds those probabilities and the shapes' log-gammas. The engine's
 //! weights are `playout_weights.txt`, embedded in the binary and parsed once; a test parses it,
 //! so a malformed file fails the build's tests, never a user's run.
 //!
@@ -68,7 +68,7 @@ pub struct PlayoutWeights {
     log_gammas: [f32; SHAPES],
     /// Their exponentials.
     gammas: [f32; SHAPES],
-    /// Whether every shape has the same gamma: the pick is then uniform, one random index.
+    /// Whether every shape has the same gamma: a point's best shape is then its first.
     uniform: bool,
 }
 
@@ -226,34 +226,39 @@ impl PlayoutWeights {
         best
     }
 
-    /// Picks one of `best.len()` (at least one) candidates, each weighted by the gamma of its
-    /// best shape, and tells `trace`; returns its index.
+    /// Picks one of `best.len()` (at least one) candidates, candidate `j` weighted by the gamma
+    /// of its best shape `best[j]` times `learned[j]` (its 3×3 pattern's gamma in the move
+    /// model, [`crate::patterns::Patterns::shape_gamma`]), and tells `trace`; returns its index.
     #[inline]
     pub fn pick_shape<T: Trace>(
         &self,
         best: &[u8],
+        learned: &[f32],
         rng: &mut fastrand::Rng,
         trace: &mut T,
     ) -> usize {
-        let i = if self.uniform {
-            rng.usize(..best.len())
-        } else {
-            let total: f32 = best.iter().map(|&b| self.gammas[b as usize]).sum();
-            let mut r = rng.f32() * total;
-            let mut chosen = best.len() - 1;
-            for (j, &b) in best.iter().enumerate() {
-                r -= self.gammas[b as usize];
-                if r < 0.0 {
-                    chosen = j;
-                    break;
-                }
-            }
-            chosen
-        };
-        if T::ACTIVE {
-            trace.shape_pick(best, &self.gammas, i);
+        debug_assert_eq!(best.len(), learned.len());
+        // As many as the shape reply's candidates.
+        let mut weights = [0f32; 16];
+        let weights = &mut weights[..best.len()];
+        let mut total = 0.0;
+        for ((w, &b), &l) in weights.iter_mut().zip(best).zip(learned) {
+            *w = self.gammas[b as usize] * l;
+            total += *w;
         }
-        i
+        let mut r = rng.f32() * total;
+        let mut chosen = best.len() - 1;
+        for (j, &w) in weights.iter().enumerate() {
+            r -= w;
+            if r < 0.0 {
+                chosen = j;
+                break;
+            }
+        }
+        if T::ACTIVE {
+            trace.shape_pick(best, weights, chosen);
+        }
+        chosen
     }
 }
 
@@ -277,8 +282,8 @@ pub trait Trace {
     /// `rule`, which could change the move, was played (`fired`) or not, with probability `p`.
     fn rule(&mut self, rule: Rule, fired: bool, p: f32);
     /// The shape reply picked candidate `chosen`; candidate `i`'s best shape is `best[i]`, its
-    /// weight `gammas[best[i]]`.
-    fn shape_pick(&mut self, best: &[u8], gammas: &[f32; SHAPES], chosen: usize);
+    /// whole weight `weights[i]` (the shape's gamma times the learned pattern's).
+    fn shape_pick(&mut self, best: &[u8], weights: &[f32], chosen: usize);
 }
 
 /// The search's trace: nothing.
@@ -289,12 +294,12 @@ impl Trace for NoTrace {
     #[inline(always)]
     fn rule(&mut self, _: Rule, _: bool, _: f32) {}
     #[inline(always)]
-    fn shape_pick(&mut self, _: &[u8], _: &[f32; SHAPES], _: usize) {}
+    fn shape_pick(&mut self, _: &[u8], _: &[f32], _: usize) {}
 }
 
 /// The sum of ∇θ log π over the decisions seen: by rule logit (a rule played with probability
 /// p = σ(θ) adds 1 − p when played, −p when not) and by shape log-gamma (the chosen candidate's
-/// shape gets 1, every candidate's shape loses its share of the total gamma).
+/// shape gets 1, every candidate's shape loses the candidate's share of the total weight).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Gradient {
     pub rules: [f64; RULES],
@@ -318,11 +323,14 @@ impl Trace for Gradient {
     fn rule(&mut self, rule: Rule, fired: bool, p: f32) {
         self.rules[rule as usize] += f64::from(u8::from(fired)) - f64::from(p);
     }
-    fn shape_pick(&mut self, best: &[u8], gammas: &[f32; SHAPES], chosen: usize) {
-        let total: f64 = best.iter().map(|&b| f64::from(gammas[b as usize])).sum();
+    fn shape_pick(&mut self, best: &[u8], weights: &[f32], chosen: usize) {
+        // A candidate's weight is exp(θ of its best shape) times a constant (the learned
+        // pattern's gamma), so ∂ log π / ∂θ is still 1 for the chosen shape less each
+        // candidate's share of the total weight on its own shape.
+        let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
         self.shapes[best[chosen] as usize] += 1.0;
-        for &b in best {
-            self.shapes[b as usize] -= f64::from(gammas[b as usize]) / total;
+        for (&b, &w) in best.iter().zip(weights) {
+            self.shapes[b as usize] -= f64::from(w) / total;
         }
     }
 }
@@ -380,17 +388,62 @@ mod tests {
         let w = PlayoutWeights::new([1.0; RULES], log_gammas).unwrap();
         // A point matching shapes 0 and 2 weighs as shape 2.
         assert_eq!(w.best_shape(0b101), 2);
-        let best = [2, 0];
+        let best = [2, 0, 0];
+        // The learned patterns' gammas multiply: weights 3·1, 1·2 and 1·1.
+        let learned = [1.0, 2.0, 1.0];
         let mut rng = fastrand::Rng::with_seed(9);
-        let runs = 20_000;
-        let first = (0..runs)
-            .filter(|_| w.pick_shape(&best, &mut rng, &mut NoTrace) == 0)
-            .count();
-        let share = first as f64 / runs as f64;
-        assert!((share - 0.75).abs() < 0.02, "{share}");
-        // The gradient of the pick: 1 − 3/4 on the chosen shape, −1/4 on the other.
+        let runs = 30_000;
+        let mut picks = [0usize; 3];
+        for _ in 0..runs {
+            picks[w.pick_shape(&best, &learned, &mut rng, &mut NoTrace)] += 1;
+        }
+        for (p, expected) in picks.iter().zip([0.5, 1.0 / 3.0, 1.0 / 6.0]) {
+            let share = *p as f64 / runs as f64;
+            assert!((share - expected).abs() < 0.02, "{picks:?}");
+        }
+        // The gradient of picking the first: 1 − 3/6 on shape 2; shape 0 loses 2/6 + 1/6.
         let mut g = Gradient::default();
-        g.shape_pick(&best, &w.gammas, 0);
-        assert!((g.shapes[2] - 0.25).abs() < 1e-6 && (g.shapes[0] + 0.25).abs() < 1e-6);
+        g.shape_pick(&best, &[3.0, 2.0, 1.0], 0);
+        assert!((g.shapes[2] - 0.5).abs() < 1e-6 && (g.shapes[0] + 0.5).abs() < 1e-6);
+        // The pick tells the trace the whole weights.
+        let mut traced = Gradient::default();
+        let mut rng = fastrand::Rng::with_seed(4);
+        let chosen = w.pick_shape(&best, &learned, &mut rng, &mut traced);
+        let mut expected = Gradient::default();
+        expected.shape_pick(&best, &[3.0, 2.0, 1.0], chosen);
+        assert_eq!(traced, expected);
+    }
+
+    #[test]
+    fn the_gradient_of_a_pick_matches_its_probability() {
+        // ∂ log π / ∂θ by finite differences, θ the log-gamma of shape 1.
+        let learned = [0.5, 4.0, 1.5];
+        let best = [1u8, 0, 1];
+        let probability = |theta: f32| {
+            let mut log_gammas = [0.0; SHAPES];
+            log_gammas[1] = theta;
+            let w = PlayoutWeights::new([1.0; RULES], log_gammas).unwrap();
+            let weights: Vec<f32> = best
+                .iter()
+                .zip(learned)
+                .map(|(&b, l)| w.gammas[b as usize] * l)
+                .collect();
+            (
+                f64::from(weights[2]) / weights.iter().map(|&x| f64::from(x)).sum::<f64>(),
+                weights,
+            )
+        };
+        let (_, weights) = probability(0.3);
+        let mut g = Gradient::default();
+        g.shape_pick(&best, &weights, 2);
+        let h = 1e-3;
+        let numeric =
+            ((probability(0.3 + h).0).ln() - (probability(0.3 - h).0).ln()) / f64::from(2.0 * h);
+        assert!(
+            (g.shapes[1] - numeric).abs() < 1e-3,
+            "{} {}",
+            g.shapes[1],
+            numeric
+        );
     }
 }

@@ -6,11 +6,12 @@
 //! group that captures it ([`tactics::race_moves`]; never left to chance when a group of
 //! [`BIG_GROUP`] stones is in it); attack or defend two liberties; take the vital point
 //! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
-//! last move; otherwise a uniformly random legal move that neither fills an own eye nor puts a
+//! last move, weighted by how often strong players chose its 3×3 pattern; otherwise a uniformly random legal move that neither fills an own eye nor puts a
 //! group of two or more stones in atari (unless it fills an eye space in a dead shape). In the
 //! search's playouts ([`pooled_move`]) half of those random moves are drawn instead from a
 //! pool of moves the tree has found good ([`MovePool`], PoolRAVE). The reading is
-//! [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]'.
+//! [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]', their learned gammas
+//! [`crate::patterns`]'.
 //!
 //! How often each rule is played when it has a move, and how the shape reply weighs its
 //! candidates, are [`PlayoutWeights`]; the search plays the embedded ones. One function,
@@ -25,6 +26,7 @@ use super::playout_weights::{NoTrace, PlayoutWeights, Rule, Trace};
 pub use super::shapes::matches_pattern;
 use super::shapes::shape_set;
 use crate::board::{Board, Color, Move, Point};
+use crate::patterns::{features, Patterns};
 use crate::tactics::{self, Candidates};
 
 /// Groups of at least this many stones are big: their capture races are read in every
@@ -152,8 +154,10 @@ fn big_group_in_atari(board: &Board, before: Move, c: Color) -> Option<Point> {
     })
 }
 
-/// A shape reply next to `last` or next to `before` (when that was `c`'s move), each candidate
-/// weighted by its best shape's gamma, or `None`.
+/// A shape reply next to `last` or next to `before` (when that was `c`'s move), or `None`. Each
+/// candidate is weighted by its best shape's gamma times its 3×3 pattern's learned gamma: the
+/// hand-made shapes say which points are worth a reply, the move model which of them strong
+/// players choose (tests/MEASUREMENTS.md, "The shape reply weighted by the learned shapes").
 #[inline]
 fn shape_reply<T: Trace>(
     board: &Board,
@@ -193,7 +197,13 @@ fn shape_reply<T: Trace>(
     if n == 0 || !w.fires(Rule::Shape, rng, trace) {
         return None;
     }
-    Some(points[w.pick_shape(&best[..n], rng, trace)])
+    // Looked up only when a reply is played.
+    let patterns = Patterns::load();
+    let mut learned = [0f32; 16];
+    for (l, &q) in learned.iter_mut().zip(&points[..n]) {
+        *l = patterns.shape_gamma(features::shape_code(board, c, q));
+    }
+    Some(points[w.pick_shape(&best[..n], &learned[..n], rng, trace)])
 }
 
 /// A uniformly random legal move for `c` that fills no own eye and that `acceptable` allows,
