@@ -3,7 +3,8 @@
 //! The policy ([`super::policy`]) is a list of rules tried in order; each rule that has a move
 //! is played with its own probability (else the next rule is tried), and the shape reply picks
 //! among its candidate points in proportion to a weight: the gamma of the best-weighted shape the
-//! point matches times the gamma the move model learned for the point's 3×3 pattern. [`PlayoutWeights`] holds those probabilities and the shapes' log-gammas. The engine's
+//! point matches times the gamma the move model learned for the point's 3×3 pattern.
+//! [`PlayoutWeights`] holds those probabilities and the shapes' log-gammas. The engine's
 //! weights are `playout_weights.txt`, embedded in the binary and parsed once; a test parses it,
 //! so a malformed file fails the build's tests, never a user's run.
 //!
@@ -226,9 +227,10 @@ impl PlayoutWeights {
         best
     }
 
-    /// Picks one of `best.len()` (at least one) candidates, candidate `j` weighted by the gamma
-    /// of its best shape `best[j]` times `learned[j]` (its 3×3 pattern's gamma in the move
-    /// model, [`crate::patterns::Patterns::shape_gamma`]), and tells `trace`; returns its index.
+    /// Picks one of `best.len()` (at least one, at most 16) candidates, candidate `j` weighted
+    /// by the gamma of its best shape `best[j]` times `learned[j]` (its 3×3 pattern's gamma in
+    /// the move model, [`crate::patterns::Patterns::shape_gamma`]), and tells `trace`; returns
+    /// its index.
     #[inline]
     pub fn pick_shape<T: Trace>(
         &self,

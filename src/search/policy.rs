@@ -6,10 +6,11 @@
 //! group that captures it ([`tactics::race_moves`]; never left to chance when a group of
 //! [`BIG_GROUP`] stones is in it); attack or defend two liberties; take the vital point
 //! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
-//! last move, weighted by how often strong players chose its 3×3 pattern; otherwise a uniformly random legal move that neither fills an own eye nor puts a
-//! group of two or more stones in atari (unless it fills an eye space in a dead shape). In the
-//! search's playouts ([`pooled_move`]) half of those random moves are drawn instead from a
-//! pool of moves the tree has found good ([`MovePool`], PoolRAVE). The reading is
+//! last move, weighted by how often strong players chose its 3×3 pattern; otherwise a uniformly
+//! random legal move that neither fills an own eye nor puts a group of two or more stones in
+//! atari (unless it fills an eye space in a dead shape). In the search's playouts
+//! ([`pooled_move`]) half of those random moves are drawn instead from a pool of moves the tree
+//! has found good ([`MovePool`], PoolRAVE). The reading is
 //! [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]', their learned gammas
 //! [`crate::patterns`]'.
 //!
@@ -157,7 +158,8 @@ fn big_group_in_atari(board: &Board, before: Move, c: Color) -> Option<Point> {
 /// A shape reply next to `last` or next to `before` (when that was `c`'s move), or `None`. Each
 /// candidate is weighted by its best shape's gamma times its 3×3 pattern's learned gamma: the
 /// hand-made shapes say which points are worth a reply, the move model which of them strong
-/// players choose (tests/MEASUREMENTS.md, "The shape reply weighted by the learned shapes").
+/// players choose (tests/MEASUREMENTS.md, "The shape reply weighted by the move patterns' 3×3
+/// shapes").
 #[inline]
 fn shape_reply<T: Trace>(
     board: &Board,
