@@ -6,9 +6,10 @@
 //! group that captures it ([`tactics::race_moves`]; never left to chance when a group of
 //! [`BIG_GROUP`] stones is in it); attack or defend two liberties; take the vital point
 //! of an eye space the last move walled in; play a good-shape 3×3 pattern reply next to the
-//! last move, weighted by how often strong players chose its 3×3 pattern; otherwise a uniformly
-//! random legal move that neither fills an own eye nor puts a group of two or more stones in
-//! atari (unless it fills an eye space in a dead shape). In the search's playouts
+//! last move; otherwise a uniformly random legal move that neither fills an own eye nor puts a
+//! group of two or more stones in atari (unless it fills an eye space in a dead shape). Where a
+//! rule has several points (saving moves, race liberties, two-liberty fights, shape replies),
+//! each is drawn as often as strong players chose its 3×3 pattern. In the search's playouts
 //! ([`pooled_move`]) half of those random moves are drawn instead from a pool of moves the tree
 //! has found good ([`MovePool`], PoolRAVE). The reading is
 //! [`crate::tactics`]'s; the 3×3 shapes are [`super::shapes`]', their learned gammas
@@ -103,10 +104,10 @@ fn reply_to_last<T: Trace>(
         }
     }
     if !saves.as_slice().is_empty() && w.fires(Rule::Save, rng, trace) {
-        return saves.pick(rng);
+        return pick_by_learned_shape(&saves, board, c, rng);
     }
     if big_race && w.fires(Rule::BigRace, rng, trace) {
-        return races.pick(rng);
+        return pick_by_learned_shape(&races, board, c, rng);
     }
     let small_race = !big_race && !races.as_slice().is_empty();
     if T::ACTIVE && (small_race || !fights.as_slice().is_empty()) {
@@ -114,10 +115,10 @@ fn reply_to_last<T: Trace>(
     }
     if fight {
         if small_race {
-            return races.pick(rng);
+            return pick_by_learned_shape(&races, board, c, rng);
         }
         if !fights.as_slice().is_empty() && w.fires(Rule::TwoLiberty, rng, trace) {
-            return fights.pick(rng);
+            return pick_by_learned_shape(&fights, board, c, rng);
         }
     }
     // Drawn before the reading too.
@@ -200,12 +201,48 @@ fn shape_reply<T: Trace>(
         return None;
     }
     // Looked up only when a reply is played.
-    let patterns = Patterns::load();
     let mut learned = [0f32; 16];
-    for (l, &q) in learned.iter_mut().zip(&points[..n]) {
-        *l = patterns.shape_gamma(features::shape_code(board, c, q));
-    }
+    learned_shape_gammas(board, c, &points[..n], &mut learned);
     Some(points[w.pick_shape(&best[..n], &learned[..n], rng, trace)])
+}
+
+/// The learned 3×3 shape gamma of a stone of `c` on each of `points` (at most 16), into `out`:
+/// how often strong players chose the point's 3×3 pattern with liberty marks.
+#[inline]
+fn learned_shape_gammas(board: &Board, c: Color, points: &[Point], out: &mut [f32; 16]) {
+    let patterns = Patterns::load();
+    for (g, &q) in out.iter_mut().zip(points) {
+        *g = patterns.shape_gamma(features::shape_code(board, c, q));
+    }
+}
+
+/// One of a tactical rule's candidates (saving moves, race liberties, two-liberty fights),
+/// drawn in proportion to its learned 3×3 shape gamma: which liberty to take or where to run
+/// is often a choice of shape, and strong players' choices price it. The weights are the move
+/// model's, not [`PlayoutWeights`]', so the trainer's gradient does not see this draw.
+#[inline]
+fn pick_by_learned_shape(
+    cands: &Candidates,
+    board: &Board,
+    c: Color,
+    rng: &mut fastrand::Rng,
+) -> Option<Point> {
+    let points = cands.as_slice();
+    if points.len() < 2 {
+        return cands.pick(rng);
+    }
+    let mut gammas = [0f32; 16];
+    learned_shape_gammas(board, c, points, &mut gammas);
+    let gammas = &gammas[..points.len()];
+    let mut r = rng.f32() * gammas.iter().sum::<f32>();
+    for (&q, &g) in points.iter().zip(gammas) {
+        r -= g;
+        if r < 0.0 {
+            return Some(q);
+        }
+    }
+    // Rounding left the draw at the very end.
+    points.last().copied()
 }
 
 /// A uniformly random legal move for `c` that fills no own eye and that `acceptable` allows,
@@ -476,6 +513,36 @@ pub(crate) mod tests {
             checked[usize::from(j >= RULES)] += 1;
         }
         assert!(checked[0] > 0 && checked[1] > 0, "{checked:?}");
+    }
+
+    #[test]
+    fn tactical_candidates_are_drawn_by_their_learned_shapes() {
+        // A black stone on E5 with White's on E4: the hane at D4 and the first-line point A1
+        // have very different 3×3 shapes.
+        let mut b = Board::new(9).unwrap();
+        b.play(b.point(4, 4), Color::Black);
+        b.play(b.point(4, 5), Color::White);
+        let (hane, edge) = (b.point(3, 5), b.point(0, 8));
+        let mut cands = Candidates::default();
+        cands.push(hane);
+        cands.push(edge);
+        let mut gammas = [0f32; 16];
+        learned_shape_gammas(&b, Color::Black, &[hane, edge], &mut gammas);
+        let exact = f64::from(gammas[0] / (gammas[0] + gammas[1]));
+        assert!(
+            (exact - 0.5).abs() > 0.2,
+            "a uniform draw would pass: {exact}"
+        );
+        let mut rng = fastrand::Rng::with_seed(9);
+        let runs = 20_000;
+        let hanes = (0..runs)
+            .filter(|_| pick_by_learned_shape(&cands, &b, Color::Black, &mut rng) == Some(hane))
+            .count();
+        let share = hanes as f64 / runs as f64;
+        assert!(
+            (share - exact).abs() < 0.015,
+            "hane {share:.4}, exact {exact:.4}"
+        );
     }
 
     #[test]
