@@ -248,20 +248,26 @@ impl PlayoutWeights {
             *w = self.gammas[b as usize] * l;
             total += *w;
         }
-        let mut r = rng.f32() * total;
-        let mut chosen = best.len() - 1;
-        for (j, &w) in weights.iter().enumerate() {
-            r -= w;
-            if r < 0.0 {
-                chosen = j;
-                break;
-            }
-        }
+        let chosen = draw_by_weight(weights, total, rng);
         if T::ACTIVE {
             trace.shape_pick(best, weights, chosen);
         }
         chosen
     }
+}
+
+/// An index into `weights` (not empty; `total` their sum), drawn in proportion to its weight;
+/// the last one when rounding leaves the draw at the very end.
+#[inline]
+pub fn draw_by_weight(weights: &[f32], total: f32, rng: &mut fastrand::Rng) -> usize {
+    let mut r = rng.f32() * total;
+    for (j, &w) in weights.iter().enumerate() {
+        r -= w;
+        if r < 0.0 {
+            return j;
+        }
+    }
+    weights.len() - 1
 }
 
 impl Default for PlayoutWeights {

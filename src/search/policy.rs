@@ -24,7 +24,7 @@
 //! a move returned is legal for the player to move; the shape replies and the random move
 //! never fill an own eye.
 
-use super::playout_weights::{NoTrace, PlayoutWeights, Rule, Trace};
+use super::playout_weights::{draw_by_weight, NoTrace, PlayoutWeights, Rule, Trace};
 pub use super::shapes::matches_pattern;
 use super::shapes::shape_set;
 use crate::board::{Board, Color, Move, Point};
@@ -234,15 +234,7 @@ fn pick_by_learned_shape(
     let mut gammas = [0f32; 16];
     learned_shape_gammas(board, c, points, &mut gammas);
     let gammas = &gammas[..points.len()];
-    let mut r = rng.f32() * gammas.iter().sum::<f32>();
-    for (&q, &g) in points.iter().zip(gammas) {
-        r -= g;
-        if r < 0.0 {
-            return Some(q);
-        }
-    }
-    // Rounding left the draw at the very end.
-    points.last().copied()
+    Some(points[draw_by_weight(gammas, gammas.iter().sum(), rng)])
 }
 
 /// A uniformly random legal move for `c` that fills no own eye and that `acceptable` allows,
