@@ -74,42 +74,41 @@ fn reply_to_last<T: Trace>(
         }
     }
     let mut saves = Candidates::default();
-    let mut fights = Candidates::default();
-    let mut races = Candidates::default();
-    let mut big_race = false;
+    for n in board.neighbours(last) {
+        if board.color(n) == Some(c) && board.liberties(n) == 1 {
+            tactics::saving_moves(board, n, &mut saves);
+        }
+    }
     // Drawn before the reading, which it skips when it says no (unless a trace must know
     // whether the draw mattered).
     let fight = w.draw(Rule::Fight, rng);
-    let read_fights = fight || T::ACTIVE;
-    if read_fights && board.liberties(last) == 2 {
-        tactics::two_liberty_moves(board, last, c, &mut fights);
+    if !saves.as_slice().is_empty() && w.fires(Rule::Save, rng, trace) {
+        return pick_by_learned_shape(&saves, board, c, rng);
     }
+    // The race of a group the last move took a liberty from, read whenever a big group may be
+    // in it (the group itself, or an opponent group next to one with two liberties); a rule of
+    // its own then, and like the two-liberty fights otherwise.
+    let mut races = Candidates::default();
+    let mut big_race = false;
     for n in board.neighbours(last) {
         if board.color(n) != Some(c) {
             continue;
         }
         let libs = board.liberties(n);
-        if libs == 1 {
-            tactics::saving_moves(board, n, &mut saves);
-            continue;
-        }
-        if libs == 2 && read_fights {
-            tactics::two_liberty_moves(board, n, c, &mut fights);
-        }
-        // The race of a group the last move took a liberty from, read whenever a big group
-        // may be in it (the group itself, or an opponent group next to one with two
-        // liberties); a rule of its own then, and like the two-liberty fights otherwise.
-        if libs == 2 || (libs <= RACE_LIBERTIES && board.group_size(n) >= BIG_GROUP) {
+        if libs == 2 || (2..=RACE_LIBERTIES).contains(&libs) && board.group_size(n) >= BIG_GROUP {
             big_race |= tactics::race_moves(board, n, &mut races) >= BIG_GROUP;
         }
-    }
-    if !saves.as_slice().is_empty() && w.fires(Rule::Save, rng, trace) {
-        return pick_by_learned_shape(&saves, board, c, rng);
     }
     if big_race && w.fires(Rule::BigRace, rng, trace) {
         return pick_by_learned_shape(&races, board, c, rng);
     }
     let small_race = !big_race && !races.as_slice().is_empty();
+    // The two-liberty fights are read only where they can be played (a won small race comes
+    // first), or where a trace must see them.
+    let mut fights = Candidates::default();
+    if T::ACTIVE || (fight && !small_race) {
+        two_liberty_fights(board, last, c, &mut fights);
+    }
     if T::ACTIVE && (small_race || !fights.as_slice().is_empty()) {
         trace.rule(Rule::Fight, fight, w.probability(Rule::Fight));
     }
@@ -136,6 +135,20 @@ fn reply_to_last<T: Trace>(
         }
     }
     shape_reply(board, c, last, before, rng, w, trace)
+}
+
+/// The attacks and defences of the groups with two liberties among `last` and its neighbours
+/// of `c`'s colour, `last`'s first.
+#[inline]
+fn two_liberty_fights(board: &Board, last: Point, c: Color, fights: &mut Candidates) {
+    if board.liberties(last) == 2 {
+        tactics::two_liberty_moves(board, last, c, fights);
+    }
+    for n in board.neighbours(last) {
+        if board.color(n) == Some(c) && board.liberties(n) == 2 {
+            tactics::two_liberty_moves(board, n, c, fights);
+        }
+    }
 }
 
 /// The liberty of a big opponent group in atari next to `before`, when that was `c`'s move.
