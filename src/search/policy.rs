@@ -107,7 +107,7 @@ fn reply_to_last<T: Trace>(
     // first), or where a trace must see them.
     let mut fights = Candidates::default();
     if T::ACTIVE || (fight && !small_race) {
-        two_liberty_fights(board, last, c, &mut fights);
+        tactics::two_liberty_moves_around(board, last, c, &mut fights);
     }
     if T::ACTIVE && (small_race || !fights.as_slice().is_empty()) {
         trace.rule(Rule::Fight, fight, w.probability(Rule::Fight));
@@ -135,20 +135,6 @@ fn reply_to_last<T: Trace>(
         }
     }
     shape_reply(board, c, last, before, rng, w, trace)
-}
-
-/// The attacks and defences of the groups with two liberties among `last` and its neighbours
-/// of `c`'s colour, `last`'s first.
-#[inline]
-fn two_liberty_fights(board: &Board, last: Point, c: Color, fights: &mut Candidates) {
-    if board.liberties(last) == 2 {
-        tactics::two_liberty_moves(board, last, c, fights);
-    }
-    for n in board.neighbours(last) {
-        if board.color(n) == Some(c) && board.liberties(n) == 2 {
-            tactics::two_liberty_moves(board, n, c, fights);
-        }
-    }
 }
 
 /// The liberty of a big opponent group in atari next to `before`, when that was `c`'s move.

@@ -92,13 +92,7 @@ impl PriorContext {
         if let (Move::Play(last), _) = board.last_moves() {
             vital = tactics::nakade_vital_point(board, last);
             if board.color(last).is_some() {
-                let mut around = vec![last];
-                around.extend(board.neighbours(last));
-                for q in around {
-                    if board.color(q).is_some() && board.liberties(q) == 2 {
-                        tactics::two_liberty_moves(board, q, color, &mut fights);
-                    }
-                }
+                tactics::two_liberty_moves_around(board, last, color, &mut fights);
             }
         }
         let mut near_stones = vec![false; crate::board::CELLS];

@@ -60,6 +60,19 @@ pub fn two_liberty_moves(board: &Board, stone: Point, c: Color, out: &mut Candid
     }
 }
 
+/// The two-liberty tactics around `last` (a stone, the last move) for `c` to move: those of
+/// `last`'s group and of `c`'s groups next to it ([`two_liberty_moves`]), `last`'s first.
+pub fn two_liberty_moves_around(board: &Board, last: Point, c: Color, out: &mut Candidates) {
+    if board.liberties(last) == 2 {
+        two_liberty_moves(board, last, c, out);
+    }
+    for n in board.neighbours(last) {
+        if board.color(n) == Some(c) && board.liberties(n) == 2 {
+            two_liberty_moves(board, n, c, out);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{board, LADDER};

@@ -32,7 +32,7 @@ use crate::board::{Board, Color, Point};
 pub use benson::unconditionally_alive;
 pub use eyes::{breaks_false_eye_seki, nakade_vital_point};
 pub use ladder::{atari_catches, extension_caught, ladder_attack_works, ladder_captured};
-pub use liberties::{saving_moves, two_liberty_moves};
+pub use liberties::{saving_moves, two_liberty_moves, two_liberty_moves_around};
 pub use self_atari::{is_bad_self_atari, is_nakade_fill};
 pub use semeai::{fills_race_liberty, race_moves};
 
